@@ -1,0 +1,11 @@
+import { PGlite } from '@electric-sql/pglite';
+const t0 = Date.now();
+const db = await PGlite.create();
+console.log('create ms', Date.now() - t0);
+const r = await db.query("select 1::int8 as a, now() as t, '{\"x\":1}'::jsonb as j, count(*) from pg_class", []);
+console.log(r.rows, typeof r.rows[0].a, r.fields);
+const r2 = await db.query("create table x(id bigint generated always as identity primary key, v text)");
+const r3 = await db.query("insert into x(v) values ($1),($2) returning id", ['a','b']);
+console.log(r3);
+const t1=Date.now(); const d = await db.dumpDataDir('none'); console.log('dump', d.size, Date.now()-t1);
+const t2=Date.now(); const db2 = await PGlite.create({loadDataDir: d}); console.log('load', Date.now()-t2, (await db2.query('select * from x')).rows);

@@ -1,0 +1,48 @@
+#!/usr/bin/env node
+// Runs the whole suite with Node's test runner (through tsx). Arguments narrow it to files or folders.
+// It first builds, once per migration set, the migrated PGlite data dir that every test process loads.
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+
+function walk(dir, out = []) {
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) walk(path, out);
+    else out.push(path);
+  }
+  return out;
+}
+const testFiles = (dir) => walk(dir).filter((f) => f.endsWith('.test.ts'));
+
+const targets = process.argv.slice(2);
+const roots = targets.length ? targets.map((t) => join(root, t)) : [join(root, 'src'), join(root, 'test')];
+const files = roots.flatMap((p) => (existsSync(p) && statSync(p).isDirectory() ? testFiles(p) : existsSync(p) ? [p] : [])).sort();
+if (files.length === 0) {
+  console.error(`no test files under ${targets.join(' ') || 'src/ and test/'}`);
+  process.exit(1);
+}
+
+const hash = createHash('sha256');
+for (const f of walk(join(root, 'src/db'))) {
+  hash.update(f).update(readFileSync(f));
+}
+const template = join(tmpdir(), `gatehouse-test-pglite-${hash.digest('hex').slice(0, 16)}.tar`);
+if (!process.env.TEST_DATABASE_URL && !existsSync(template)) {
+  process.stdout.write('Preparing the embedded test database…\n');
+  const prep = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'scripts/prepare-test-db.ts'), template], { stdio: 'inherit', cwd: root });
+  if (prep.status !== 0) process.exit(prep.status ?? 1);
+}
+
+const concurrency = Math.max(1, Math.min(availableParallelism(), Number(process.env.TEST_CONCURRENCY) || availableParallelism()));
+const where = process.env.TEST_DATABASE_URL ? `PostgreSQL${process.env.TEST_REDIS_URL ? ' + Redis' : ''}` : 'PGlite';
+process.stdout.write(`Running ${files.length} test file(s) on ${where}, ${concurrency} at a time\n`);
+const result = spawnSync(process.execPath, [
+  '--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec',
+  ...files.map((f) => relative(root, f)),
+], { stdio: 'inherit', cwd: root, env: { ...process.env, GATEHOUSE_TEST_PGLITE_TEMPLATE: template, NODE_ENV: 'test' } });
+process.exit(result.status ?? 1);

@@ -1,0 +1,95 @@
+import type { Writable } from 'node:stream';
+import fastifyHelmet from '@fastify/helmet';
+import fastifySwagger from '@fastify/swagger';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Container } from './container.js';
+import { AppError } from './core/errors.js';
+import { errorHandler } from './http/error-handler.js';
+import { createGuards } from './http/guards.js';
+import { registerAppAuth } from './http/hooks/app-auth.js';
+import { registerCors } from './http/hooks/cors.js';
+import { REDACT_PATHS, requestSerializer } from './http/hooks/logging.js';
+import { createMethodIndex } from './http/hooks/method-index.js';
+import { genReqId, registerRequestContext } from './http/hooks/request-context.js';
+import { registerJsonParser } from './http/json-parser.js';
+import { registerMetrics } from './http/metrics.js';
+import { openApiOptions } from './http/openapi.js';
+import { createRateLimiter } from './http/rate-limit.js';
+import './http/request-types.js';
+import { API_ROUTES, ROOT_ROUTES, type RouteDeps } from './http/routes.js';
+import { validatorCompiler } from './http/validation.js';
+
+export interface BuildAppOptions {
+  /** Where JSON logs go; defaults to stdout. `false` turns logging off. */
+  logStream?: Writable | false;
+}
+
+/** A configured Fastify instance that never listens: `main.ts` listens, tests inject. */
+export async function buildApp(container: Container, opts: BuildAppOptions = {}): Promise<FastifyInstance> {
+  const { config } = container;
+  const app = Fastify({
+    logger: opts.logStream === false || config.LOG_LEVEL === 'silent' ? false : {
+      level: config.LOG_LEVEL,
+      redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+      serializers: { req: requestSerializer },
+      ...(opts.logStream ? { stream: opts.logStream } : {}),
+    },
+    genReqId,
+    requestIdHeader: false,
+    bodyLimit: config.BODY_LIMIT,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    ajv: { customOptions: { strict: false } },
+  });
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setErrorHandler(errorHandler);
+  registerJsonParser(app);
+  registerRequestContext(app, config.TRUSTED_PROXIES);
+  const methodIndex = createMethodIndex(app);
+  app.setNotFoundHandler(async (req, reply) => {
+    const allowed = methodIndex.allowed(req.url.split('?')[0] ?? '/');
+    if (allowed) {
+      reply.header('allow', allowed.join(', '));
+      throw new AppError('METHOD_NOT_ALLOWED');
+    }
+    throw new AppError('NOT_FOUND');
+  });
+  // A body-less request to a route with a body schema is validated as `{}`.
+  app.addHook('preValidation', async (req) => {
+    if (req.body === undefined && req.routeOptions.schema?.body) req.body = {};
+  });
+
+  const metrics = config.METRICS_ENABLED ? registerMetrics(app) : null;
+  if (config.SECURITY_HEADERS_ENABLED) {
+    await app.register(fastifyHelmet, {
+      global: true,
+      contentSecurityPolicy: { directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"], baseUri: ["'none'"] } },
+      crossOriginResourcePolicy: { policy: 'same-site' },
+    });
+  }
+  await app.register(fastifySwagger, openApiOptions(config));
+
+  const rateLimiter = createRateLimiter({
+    enabled: config.RATE_LIMITING_ENABLED,
+    multiplier: config.DEBUG ? 10 : 1,
+    redis: container.redis,
+    keyPrefix: config.REDIS_KEY_PREFIX,
+    onStoreError: (err) => app.log.warn({ err: err.message }, 'rate-limit store unavailable, counting in memory'),
+  });
+  const deps: RouteDeps = { container, guards: createGuards(config, rateLimiter), metrics, apiPrefix: config.API_PREFIX };
+
+  for (const plugin of ROOT_ROUTES) await app.register(plugin, deps);
+  await app.register(async (api) => {
+    registerCors(api, container.services.applications);
+    registerAppAuth(api, config, container.services.applications);
+    api.addHook('onSend', async (_req, reply, payload) => {
+      if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+      return payload;
+    });
+    for (const plugin of API_ROUTES) await api.register(plugin, deps);
+  }, { prefix: config.API_PREFIX.replace(/\/$/, '') });
+
+  return app;
+}

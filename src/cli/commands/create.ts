@@ -1,0 +1,74 @@
+import type { Env } from '../../config/load.js';
+import { migrateToLatest } from '../../db/migrator.js';
+import { seed } from '../../db/seed/seed.js';
+import { print, printJson, UsageError } from '../output.js';
+import { withRuntime } from './database.js';
+
+export interface AppCreateOptions {
+  name?: string;
+  redirectUris: string[];
+  origins: string[];
+  json: boolean;
+}
+
+const isHttpUrl = (value: string): boolean => {
+  try { return ['http:', 'https:'].includes(new URL(value).protocol); } catch { return false; }
+};
+
+export async function appCreateCommand(env: Env, opts: AppCreateOptions): Promise<void> {
+  if (!opts.name?.trim()) throw new UsageError('app create: --name is required');
+  for (const uri of opts.redirectUris) if (!isHttpUrl(uri)) throw new UsageError(`app create: --redirect-uri ${uri} is not an http(s) URL`);
+  for (const origin of opts.origins) {
+    if (!isHttpUrl(origin) || new URL(origin).origin !== origin) throw new UsageError(`app create: --origin ${origin} must be a bare origin such as https://app.example.com`);
+  }
+  await withRuntime(env, async ({ database, container }) => {
+    await migrateToLatest(database.db);
+    const { application, credentials } = await container.services.applications.create({
+      name: opts.name!.trim(), redirect_uris: opts.redirectUris, allowed_origins: opts.origins,
+    });
+    if (opts.json) {
+      printJson({ id: application.id, name: application.name, ...credentials });
+      return;
+    }
+    print(`Application "${application.name}" created (id ${application.id}). Save the secret now: it is not shown again.`);
+    print(`  X-Access-Key:    ${credentials.access_key}`);
+    print(`  X-Access-Secret: ${credentials.access_secret}`);
+  });
+}
+
+export interface UserCreateOptions {
+  email?: string;
+  password?: string;
+  phone?: string;
+  firstName?: string;
+  lastName?: string;
+  roles: string[];
+  staff: boolean;
+  superuser: boolean;
+  mustChangePassword: boolean;
+  verified: boolean;
+  json: boolean;
+}
+
+export async function userCreateCommand(env: Env, opts: UserCreateOptions): Promise<void> {
+  if (!opts.email) throw new UsageError('user create: --email is required');
+  if (!opts.password) throw new UsageError('user create: --password is required');
+  await withRuntime(env, async ({ database, container }) => {
+    await migrateToLatest(database.db);
+    await seed(database.db);
+    const user = await container.services.users.create({
+      email: opts.email!,
+      password: opts.password!,
+      phone: opts.phone ?? null,
+      first_name: opts.firstName ?? '',
+      last_name: opts.lastName ?? '',
+      roles: opts.roles,
+      is_staff: opts.staff,
+      is_superuser: opts.superuser,
+      must_change_password: opts.mustChangePassword,
+      verified: opts.verified,
+    });
+    if (opts.json) printJson({ id: user.id, email: user.email });
+    else print(`User ${user.email} created (id ${user.id}).`);
+  });
+}

@@ -1,0 +1,40 @@
+import type { Env } from '../../config/load.js';
+import { migrateToLatest, migrationStatus } from '../../db/migrator.js';
+import { seed } from '../../db/seed/seed.js';
+import { openRuntime, type Runtime } from '../../main.js';
+import { print } from '../output.js';
+
+export async function withRuntime<T>(env: Env, fn: (rt: Runtime) => Promise<T>): Promise<T> {
+  // Settings warnings concern a running server; one-shot commands stay quiet about them.
+  const rt = await openRuntime(env, { warn: () => undefined });
+  try {
+    return await fn(rt);
+  } finally {
+    await rt.close();
+  }
+}
+
+export async function migrateCommand(env: Env, opts: { status: boolean }): Promise<void> {
+  await withRuntime(env, async ({ database }) => {
+    if (opts.status) {
+      const list = await migrationStatus(database.db);
+      print(`Database: ${database.kind} (${database.location})`);
+      for (const m of list) print(`${m.executedAt ? '[applied]' : '[pending]'} ${m.name}${m.executedAt ? `  ${m.executedAt.toISOString()}` : ''}`);
+      const pending = list.filter((m) => !m.executedAt).length;
+      print(pending ? `${pending} pending migration(s); run \`gatehouse migrate\`` : 'Up to date.');
+      return;
+    }
+    print(`Migrating ${database.kind} (${database.location})…`);
+    const results = await migrateToLatest(database.db);
+    for (const r of results) print(`applied ${r.migrationName}`);
+    print(results.length ? `${results.length} migration(s) applied.` : 'Already up to date.');
+  });
+}
+
+export async function seedCommand(env: Env): Promise<void> {
+  await withRuntime(env, async ({ database }) => {
+    await migrateToLatest(database.db);
+    const r = await seed(database.db);
+    print(`Seeded: ${r.permissionsCreated} permission(s), ${r.rolesCreated} role(s), ${r.orgRolesCreated} organization role(s) created; the rest already existed.`);
+  });
+}

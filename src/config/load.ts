@@ -1,0 +1,130 @@
+import { randomBytes } from 'node:crypto';
+import { PRESETS } from './presets.js';
+import { SETTINGS, envName, type Config, type PresetName, type SettingDef, type SettingKey } from './settings.js';
+
+export type Env = Record<string, string | undefined>;
+export type Source = 'default' | 'preset' | 'env' | 'derived';
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export interface LoadedConfig {
+  config: Config;
+  preset: PresetName;
+  sources: Record<SettingKey, Source>;
+  warnings: string[];
+}
+
+const MIN_JWT_SECRET_BYTES = 32;
+
+/** What a setting accepts, in words, for error messages and the README. */
+export function describeAccepted(def: SettingDef): string {
+  switch (def.kind) {
+    case 'bool': return '`true` or `false`';
+    case 'int': return def.max !== undefined ? `an integer from ${def.min ?? 0} to ${def.max}` : `an integer ≥ ${def.min ?? 0}`;
+    case 'enum': return `one of ${def.choices.join(', ')}`;
+    case 'list': return 'a comma-separated list';
+    case 'url': return `a URL (${def.protocols.join(' or ')})`;
+    default: return 'a string';
+  }
+}
+
+function parseValue(key: SettingKey, def: SettingDef, raw: string, name: string): unknown {
+  const fail = () => new ConfigError(`Invalid setting ${name}=${JSON.stringify(def.kind === 'secret' ? '***' : raw)}: expected ${describeAccepted(def)}`);
+  switch (def.kind) {
+    case 'bool':
+      if (raw === 'true') return true;
+      if (raw === 'false') return false;
+      throw fail();
+    case 'int': {
+      if (!/^-?\d+$/.test(raw.trim())) throw fail();
+      const n = Number(raw.trim());
+      if (!Number.isSafeInteger(n) || n < (def.min ?? 0) || (def.max !== undefined && n > def.max)) throw fail();
+      return n;
+    }
+    case 'enum':
+      if (!(def.choices as readonly string[]).includes(raw)) throw fail();
+      return raw;
+    case 'list':
+      return raw.split(',').map((s) => s.trim()).filter(Boolean);
+    case 'url': {
+      let u: URL;
+      try { u = new URL(raw); } catch { throw fail(); }
+      if (!def.protocols.includes(u.protocol)) throw fail();
+      return raw;
+    }
+    case 'secret':
+      return raw === '' ? null : raw;
+    default:
+      if (key === 'API_PREFIX') return normalizePrefix(raw);
+      return raw;
+  }
+}
+
+const normalizePrefix = (p: string): string => `/${p.trim().replace(/^\/+|\/+$/g, '')}/`.replace(/^\/\/$/, '/');
+
+/** Reads `SVC_<KEY>` or one of its aliases; the first non-empty-for-non-strings name wins. */
+function explicitValue(env: Env, key: SettingKey, def: SettingDef): { name: string; raw: string } | undefined {
+  for (const name of [envName(key), ...(def.aliases ?? [])]) {
+    const raw = env[name];
+    if (raw !== undefined) return { name, raw };
+  }
+  return undefined;
+}
+
+/** Resolves every setting as default ← preset ← explicit environment, then checks the invariants. */
+export function loadConfig(env: Env): LoadedConfig {
+  const values: Record<string, unknown> = {};
+  const sources = {} as Record<SettingKey, Source>;
+  const explicit = new Map<SettingKey, unknown>();
+  for (const key of Object.keys(SETTINGS) as SettingKey[]) {
+    const def = SETTINGS[key] as SettingDef;
+    const found = explicitValue(env, key, def);
+    if (found) explicit.set(key, parseValue(key, def, found.raw, found.name));
+  }
+  const debug = (explicit.get('DEBUG') as boolean | undefined) ?? SETTINGS.DEBUG.default;
+  const preset = (explicit.get('SHORTCUT_SECURE_MODE') as PresetName | undefined) ?? (debug ? 'development' : 'medium');
+  const presetValues = PRESETS[preset] as Record<string, unknown>;
+  for (const key of Object.keys(SETTINGS) as SettingKey[]) {
+    if (explicit.has(key)) { values[key] = explicit.get(key); sources[key] = 'env'; }
+    else if (key in presetValues) { values[key] = presetValues[key]; sources[key] = 'preset'; }
+    else { values[key] = SETTINGS[key].default; sources[key] = 'default'; }
+  }
+  values.SHORTCUT_SECURE_MODE = preset;
+  if (!explicit.has('SHORTCUT_SECURE_MODE')) sources.SHORTCUT_SECURE_MODE = 'derived';
+  const warnings = checkInvariants(values, sources);
+  return { config: Object.freeze(values) as Config, preset, sources, warnings };
+}
+
+/** Invariants that no combination of settings may break. Mutates `values` only to fill the debug secret. */
+function checkInvariants(values: Record<string, unknown>, sources: Record<SettingKey, Source>): string[] {
+  const warnings: string[] = [];
+  const secret = values.JWT_SECRET_KEY as string | null;
+  if (secret !== null && Buffer.byteLength(secret, 'utf8') < MIN_JWT_SECRET_BYTES) {
+    throw new ConfigError(`Invalid setting SVC_JWT_SECRET_KEY: must be at least ${MIN_JWT_SECRET_BYTES} bytes`);
+  }
+  if (!values.DEBUG) {
+    if (secret === null) throw new ConfigError('Missing setting SVC_JWT_SECRET_KEY: required outside debug mode (at least 32 bytes)');
+    if (values.APPLICATION_AUTH_ENABLED === false) {
+      throw new ConfigError('Invalid setting SVC_APPLICATION_AUTH_ENABLED=false: application authentication can be switched off only in debug mode');
+    }
+  } else if (secret === null) {
+    values.JWT_SECRET_KEY = randomBytes(48).toString('base64url');
+    sources.JWT_SECRET_KEY = 'derived';
+    warnings.push('SVC_JWT_SECRET_KEY is not set: using an ephemeral secret; every token becomes invalid on restart');
+  }
+  if ((values.PASSWORD_MIN_LENGTH as number) > (values.PASSWORD_MAX_LENGTH as number)) {
+    throw new ConfigError('Invalid settings: SVC_PASSWORD_MIN_LENGTH is greater than SVC_PASSWORD_MAX_LENGTH');
+  }
+  if (values.EMAIL_BACKEND === 'memory' && !values.DEBUG) {
+    warnings.push('SVC_EMAIL_BACKEND=memory keeps emails in memory and never delivers them (meant for tests)');
+  }
+  if (values.SMS_BACKEND === 'webhook' && values.SMS_WEBHOOK_URL === null) {
+    throw new ConfigError('Missing setting SVC_SMS_WEBHOOK_URL: required when SVC_SMS_BACKEND=webhook');
+  }
+  if (values.APPLICATION_AUTH_ENABLED === false) {
+    warnings.push('Application authentication is switched off (SVC_APPLICATION_AUTH_ENABLED=false): debug use only');
+  }
+  return warnings;
+}

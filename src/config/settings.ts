@@ -1,0 +1,139 @@
+/**
+ * The one settings table. Each entry is read from `SVC_<KEY>` (plus any alias), parsed strictly,
+ * and resolved as default ← preset ← explicit environment. The README table is generated from it
+ * (`npm run docs:settings`).
+ */
+export type SettingKind = 'string' | 'secret' | 'int' | 'bool' | 'enum' | 'list' | 'url';
+
+interface Base<K extends SettingKind, V> {
+  kind: K;
+  default: V;
+  description: string;
+  aliases?: readonly string[];
+  /** The value in the README when the default is computed (for example "development in debug"). */
+  defaultLabel?: string;
+}
+export type IntSetting = Base<'int', number> & { min?: number; max?: number };
+export type BoolSetting = Base<'bool', boolean>;
+export type StringSetting = Base<'string', string>;
+export type SecretSetting = Base<'secret', string | null>;
+export type UrlSetting = Base<'url', string | null> & { protocols: readonly string[] };
+export type ListSetting = Base<'list', readonly string[]>;
+export type EnumSetting<C extends string = string> = Base<'enum', C> & { choices: readonly C[] };
+export type SettingDef = IntSetting | BoolSetting | StringSetting | SecretSetting | UrlSetting | ListSetting | EnumSetting;
+
+const int = (def: number, description: string, extra: Partial<IntSetting> = {}): IntSetting =>
+  ({ kind: 'int', default: def, description, min: 0, ...extra });
+const bool = (def: boolean, description: string, extra: Partial<BoolSetting> = {}): BoolSetting =>
+  ({ kind: 'bool', default: def, description, ...extra });
+const str = (def: string, description: string, extra: Partial<StringSetting> = {}): StringSetting =>
+  ({ kind: 'string', default: def, description, ...extra });
+const secret = (description: string, extra: Partial<SecretSetting> = {}): SecretSetting =>
+  ({ kind: 'secret', default: null, description, ...extra });
+const url = (def: string | null, protocols: readonly string[], description: string, extra: Partial<UrlSetting> = {}): UrlSetting =>
+  ({ kind: 'url', default: def, protocols, description, ...extra });
+const list = (def: readonly string[], description: string): ListSetting => ({ kind: 'list', default: def, description });
+const oneOf = <C extends string>(def: C, choices: readonly C[], description: string, extra: Partial<EnumSetting<C>> = {}): EnumSetting<C> =>
+  ({ kind: 'enum', default: def, choices, description, ...extra });
+
+export const PRESET_NAMES = ['development', 'medium', 'robust'] as const;
+export type PresetName = (typeof PRESET_NAMES)[number];
+
+const HOUR = 3600;
+const DAY = 24 * HOUR;
+
+export const SETTINGS = {
+  // Server
+  HOST: str('127.0.0.1', 'Listen address.'),
+  PORT: int(8000, 'Listen port (`PORT` is honoured too).', { aliases: ['PORT'], min: 0, max: 65535 }),
+  API_PREFIX: str('/api/v1/auth/', 'Where the API is mounted; starts and ends with `/`.'),
+  DEBUG: bool(false, 'Debug mode: ephemeral JWT secret allowed, rate limits ×10, `development` preset by default. `npm start` turns it on.'),
+  SHORTCUT_SECURE_MODE: oneOf<PresetName>('medium', PRESET_NAMES, 'Security preset setting many values at once; every value stays overridable.', { defaultLabel: '`development` in debug, else `medium`' }),
+  TRUSTED_PROXIES: list([], 'Comma-separated proxy addresses or CIDRs whose `X-Forwarded-For` is trusted.'),
+  BODY_LIMIT: int(65536, 'Largest accepted request body in bytes.', { min: 1024 }),
+  SHUTDOWN_TIMEOUT: int(10, 'Seconds to drain in-flight requests on SIGTERM/SIGINT before closing.'),
+  LOG_LEVEL: oneOf('info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'Log level of the JSON logs.'),
+  DOCS_ENABLED: bool(true, 'Serve the OpenAPI schema and the interactive references under `<prefix>docs/`.'),
+  METRICS_ENABLED: bool(true, 'Serve Prometheus metrics at `/metrics`.'),
+  SECURITY_HEADERS_ENABLED: bool(false, 'Send security headers (HSTS, CSP, frame and content-type protections).'),
+  // Storage
+  DATABASE_URL: url(null, ['postgres:', 'postgresql:'], 'PostgreSQL URL (`DATABASE_URL` is honoured too); unset selects the embedded database.', { aliases: ['DATABASE_URL'] }),
+  DATABASE_POOL_SIZE: int(10, 'PostgreSQL connections per instance.', { min: 1, max: 200 }),
+  DATA_DIR: str('./data', 'Embedded database directory (PGlite in `$SVC_DATA_DIR/pglite`); `memory://` keeps it in memory.'),
+  REDIS_URL: url(null, ['redis:', 'rediss:'], 'Redis URL; enables shared rate-limit counters and caches across instances.'),
+  REDIS_KEY_PREFIX: str('gatehouse:', 'Prefix of every Redis key, so several deployments can share one Redis.'),
+  // Applications and tokens
+  APPLICATION_AUTH_ENABLED: bool(true, 'Check `X-Access-Key`/`X-Access-Secret` on every API request; cannot be off outside debug.'),
+  JWT_SECRET_KEY: secret('Access-token signing secret, at least 32 bytes; required outside debug (debug generates an ephemeral one).'),
+  JWT_ISSUER: str('gatehouse', 'The `iss` claim of access tokens.'),
+  JWT_AUTH_ENABLED: bool(true, 'Accept bearer tokens (testing only).'),
+  JWT_ACCESS_TOKEN_LIFETIME: int(900, 'Access-token lifetime in seconds.', { min: 30 }),
+  JWT_REFRESH_TOKEN_LIFETIME: int(7 * DAY, 'Refresh-token lifetime in seconds.', { min: 60 }),
+  REFRESH_TOKEN_ROTATION: bool(true, 'Issue a new refresh token on every refresh and retire the old one.'),
+  REFRESH_TOKEN_REUSE_GRACE: int(10, 'Seconds during which a retired refresh token returns the same successor.'),
+  REFRESH_TOKEN_COOKIE_ENABLED: bool(false, 'Set and read the refresh token through an HttpOnly cookie.'),
+  REFRESH_TOKEN_COOKIE_NAME: str('refresh_token', 'Name of the refresh-token cookie.'),
+  TOKEN_BLACKLIST_ENABLED: bool(true, 'Blacklist access tokens on logout.'),
+  ENCRYPTION_KEY: secret('Key for secrets encrypted at rest (TOTP); derived from the JWT secret when unset.'),
+  // Login protection
+  RATE_LIMITING_ENABLED: bool(true, 'Per-IP rate limits on sensitive endpoints.'),
+  ACCOUNT_LOCKOUT_ENABLED: bool(true, 'Lock accounts after repeated failed checks.'),
+  MAX_LOGIN_ATTEMPTS: int(5, 'Failed checks before an account locks.', { min: 1 }),
+  LOCKOUT_DURATION: int(30 * 60, 'First lockout in seconds; doubles on each repeat up to 24 h.', { min: 1 }),
+  AUDIT_LOGGING_ENABLED: bool(true, 'Write audit events.'),
+  MAX_DEVICES: int(5, 'Devices per account; 0 turns the limit off.'),
+  DEVICE_LIMIT_ACTION: oneOf('revoke_oldest', ['revoke_oldest', 'deny'] as const, 'What a login from one device too many does.'),
+  MAX_SESSIONS: int(0, 'Active sessions per account; 0 turns the limit off.'),
+  SESSION_LIMIT_ACTION: oneOf('deny', ['deny', 'revoke_oldest'] as const, 'What a login beyond the session limit does.'),
+  FORCE_PASSWORD_CHANGE_ON_FIRST_LOGIN_ENABLED: bool(true, 'Give accounts flagged `must_change_password` only a `password_change_only` token.'),
+  // Passwords
+  PASSWORD_MIN_LENGTH: int(12, 'Minimum password length (code points after NFKC).', { min: 1, max: 128 }),
+  PASSWORD_MAX_LENGTH: int(128, 'Maximum password length.', { min: 8, max: 128 }),
+  PASSWORD_REQUIRE_UPPERCASE: bool(false, 'Require an upper-case letter.'),
+  PASSWORD_REQUIRE_LOWERCASE: bool(false, 'Require a lower-case letter.'),
+  PASSWORD_REQUIRE_NUMBERS: bool(false, 'Require a digit.'),
+  PASSWORD_REQUIRE_SPECIAL: bool(false, 'Require a character that is neither a letter nor a digit.'),
+  PASSWORD_HISTORY: int(5, 'Previous passwords that cannot be reused; 0 turns the check off.'),
+  PASSWORD_HASH_CONCURRENCY: int(4, 'Password hashes computed at once; more wait in line.', { min: 1, max: 64 }),
+  BREACH_CHECK_ENABLED: bool(true, 'Refuse passwords found by the k-anonymity breach range API.'),
+  BREACH_CHECK_API_URL: url('https://api.pwnedpasswords.com', ['http:', 'https:'], 'Base of the range API (`GET {url}/range/{5 hex}`).'),
+  // One-time codes and links
+  OTP_LIFETIME: int(600, 'Lifetime of one-time codes in seconds.', { min: 30 }),
+  MAGIC_LINK_LIFETIME: int(600, 'Lifetime of magic links in seconds.', { min: 30 }),
+  OTP_LOGIN_ENABLED: bool(false, 'Passwordless phone login and set-initial password.'),
+  OTP_LOGIN_AUTO_REGISTER: bool(true, 'Create a passwordless account for an unknown phone on login-code request.'),
+  MAGIC_LINK_ENABLED: bool(false, 'Magic-link login by email.'),
+  MAGIC_LINK_ALLOWED_URLS: list([], 'Extra allowed magic-link `validation_url` values (exact match).'),
+  TOTP_VALID_WINDOW: int(1, 'TOTP periods of 30 s accepted on each side.', { max: 10 }),
+  TOTP_ISSUER: str('Gatehouse', 'Issuer shown in authenticator apps.'),
+  // Optional features
+  WEBAUTHN_ENABLED: bool(false, 'Passkey endpoints.'),
+  WEBAUTHN_RP_ID: str('localhost', 'WebAuthn relying-party id (a domain).'),
+  WEBAUTHN_RP_NAME: str('Gatehouse', 'WebAuthn relying-party name.'),
+  ORGANIZATIONS_ENABLED: bool(false, 'Organization endpoints.'),
+  ORG_ROLE_INHERITANCE: bool(true, 'A role held in an organization applies in all its descendants.'),
+  ACCOUNT_DELETION_GRACE_PERIOD_DAYS: int(30, 'Days between a confirmed deletion request and anonymization.'),
+  // Notifications
+  EMAIL_BACKEND: oneOf('console', ['console', 'smtp', 'memory'] as const, 'Email delivery: `console`, `smtp`, or `memory` (tests).'),
+  EMAIL_FROM: str('no-reply@localhost', 'Sender address.'),
+  SMTP_HOST: str('127.0.0.1', 'SMTP host.'),
+  SMTP_PORT: int(25, 'SMTP port.', { max: 65535 }),
+  SMTP_USER: str('', 'SMTP user (empty: no authentication).'),
+  SMTP_PASSWORD: secret('SMTP password.'),
+  SMTP_SECURE: bool(false, 'Use TLS from the start (port 465).'),
+  SMS_BACKEND: oneOf('console', ['console', 'webhook', 'memory'] as const, 'SMS delivery: `console`, `webhook`, or `memory` (tests).'),
+  SMS_WEBHOOK_URL: url(null, ['http:', 'https:'], 'Webhook receiving `POST {to, body, purpose}` for the `webhook` SMS backend.'),
+} as const satisfies Record<string, SettingDef>;
+
+export type SettingKey = keyof typeof SETTINGS;
+
+type ValueOf<D> = D extends EnumSetting<infer C> ? C
+  : D extends { kind: 'int' } ? number
+  : D extends { kind: 'bool' } ? boolean
+  : D extends { kind: 'list' } ? readonly string[]
+  : D extends { kind: 'secret' | 'url' } ? string | null
+  : string;
+
+export type Config = { readonly [K in SettingKey]: ValueOf<(typeof SETTINGS)[K]> };
+
+export const envName = (key: SettingKey): string => `SVC_${key}`;

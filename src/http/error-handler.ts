@@ -1,0 +1,63 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, ERROR_CATALOGUE, type ErrorCode } from '../core/errors.js';
+import { toFieldErrors } from './validation.js';
+
+/** Fastify's own error codes mapped onto the catalogue. */
+const FASTIFY_CODES: Record<string, ErrorCode> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  FST_ERR_CTP_INVALID_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+};
+
+const NON_FIELD_MESSAGES: Record<string, string> = {
+  INVALID_JSON: 'Malformed JSON body.',
+  FORBIDDEN_JSON_KEY: 'JSON body contains a forbidden key (__proto__ or constructor.prototype).',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'Content-Length does not match the body.',
+  FST_ERR_BAD_URL: 'Malformed URL.',
+};
+
+export interface ErrorBody {
+  error: string;
+  code: ErrorCode;
+  details?: unknown;
+  [extra: string]: unknown;
+}
+
+export function bodyFor(err: AppError): ErrorBody {
+  return {
+    error: err.message,
+    code: err.code,
+    ...(err.opts.details !== undefined ? { details: err.opts.details } : {}),
+    ...err.opts.extra,
+  };
+}
+
+/** Any thrown value → an AppError with SPEC.md's code and shape. Unknown errors become 500 INTERNAL_ERROR. */
+export function toAppError(err: unknown): AppError {
+  if (err instanceof AppError) return err;
+  const e = err as FastifyError & { validation?: unknown };
+  if (Array.isArray(e.validation)) return AppError.validation(toFieldErrors(e.validation));
+  const code = e.code ?? '';
+  if (code in FASTIFY_CODES) return new AppError(FASTIFY_CODES[code]!);
+  if (code in NON_FIELD_MESSAGES) return AppError.validation({ non_field_errors: [NON_FIELD_MESSAGES[code]!] });
+  const status = typeof e.statusCode === 'number' ? e.statusCode : 500;
+  if (status === 404) return new AppError('NOT_FOUND');
+  if (status === 405) return new AppError('METHOD_NOT_ALLOWED');
+  if (status === 413) return new AppError('PAYLOAD_TOO_LARGE');
+  if (status === 415) return new AppError('UNSUPPORTED_MEDIA_TYPE');
+  if (status >= 400 && status < 500) return AppError.validation({ non_field_errors: ['Bad request.'] });
+  return new AppError('INTERNAL_ERROR');
+}
+
+export function errorHandler(err: unknown, req: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const appErr = toAppError(err);
+  if (appErr.code === 'INTERNAL_ERROR' && !(err instanceof AppError)) {
+    req.log.error({ err }, 'unhandled error');
+  } else if (appErr.status >= 500) {
+    req.log.error({ code: appErr.code }, appErr.message);
+  }
+  if (appErr.opts.headers) reply.headers(appErr.opts.headers);
+  return reply.code(appErr.status).type('application/json; charset=utf-8').send(bodyFor(appErr));
+}
+
+export const catalogueStatus = (code: ErrorCode): number => ERROR_CATALOGUE[code].status;

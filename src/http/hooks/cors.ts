@@ -1,0 +1,47 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ApplicationService } from '../../modules/applications/applications.service.js';
+
+const ALLOWED_HEADERS = ['Content-Type', 'Authorization', 'X-Access-Key', 'X-Access-Secret', 'X-Org-Slug',
+  'X-Prompt-Trace-ID', 'X-Action-Confirmation', 'X-Request-ID'].join(', ');
+const ALLOWED_METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS';
+const EXPOSED_HEADERS = 'X-Request-ID, Retry-After';
+
+/**
+ * CORS from each application's `allowed_origins`. A preflight carries no credentials, so it is
+ * answered for any origin some active application allows; the real request is then answered with
+ * CORS headers only when its own application allows the origin.
+ */
+export function registerCors(app: FastifyInstance, applications: ApplicationService): void {
+  app.addHook('onRequest', async (req, reply) => {
+    const origin = req.headers.origin;
+    if (req.method !== 'OPTIONS' || !origin || !req.headers['access-control-request-method']) return;
+    reply.header('vary', 'Origin');
+    if (await applications.isAllowedOrigin(origin)) {
+      reply.headers({
+        'access-control-allow-origin': origin,
+        'access-control-allow-credentials': 'true',
+        'access-control-allow-methods': ALLOWED_METHODS,
+        'access-control-allow-headers': ALLOWED_HEADERS,
+        'access-control-max-age': '600',
+      });
+    }
+    return reply.code(204).send();
+  });
+
+  app.addHook('onSend', async (req: FastifyRequest, reply, payload) => {
+    const origin = req.headers.origin;
+    if (!origin) return payload;
+    reply.header('vary', 'Origin');
+    const allowed = req.application
+      ? req.application.allowed_origins.includes(origin)
+      : await applications.isAllowedOrigin(origin);
+    if (allowed) {
+      reply.headers({
+        'access-control-allow-origin': origin,
+        'access-control-allow-credentials': 'true',
+        'access-control-expose-headers': EXPOSED_HEADERS,
+      });
+    }
+    return payload;
+  });
+}

@@ -1,0 +1,38 @@
+import type { Config } from '../../config/settings.js';
+import type { Db, Executor } from '../../db/database.js';
+import * as repo from './audit.repo.js';
+
+export interface AuditEventInput {
+  event_type: string;
+  severity?: 'info' | 'warning' | 'critical';
+  user_id?: number | null;
+  actor_id?: number | null;
+  application_id?: number | null;
+  ip_address?: string | null;
+  user_agent?: string | null;
+  request_id?: string | null;
+  trace_id?: string | null;
+  details?: Record<string, unknown>;
+}
+
+type Deps = { db: Db; config: Pick<Config, 'AUDIT_LOGGING_ENABLED'> };
+
+/**
+ * Audit events. Routine events follow SVC_AUDIT_LOGGING_ENABLED; security events (severity warning or
+ * critical) are always written. Pass `trx` to write inside the caller's transaction.
+ */
+export function createAuditService({ db, config }: Deps) {
+  async function record(event: AuditEventInput, trx: Executor = db): Promise<number | null> {
+    const severity = event.severity ?? 'info';
+    if (!config.AUDIT_LOGGING_ENABLED && severity === 'info') return null;
+    const row = await repo.insertAuditEvent(trx, {
+      ...event,
+      severity,
+      details: JSON.stringify(event.details ?? {}),
+    });
+    return row.id;
+  }
+  return { record };
+}
+
+export type AuditService = ReturnType<typeof createAuditService>;

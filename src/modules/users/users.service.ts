@@ -1,0 +1,72 @@
+import type { Config } from '../../config/settings.js';
+import { AppError, type FieldErrors } from '../../core/errors.js';
+import type { Db } from '../../db/database.js';
+import type { PasswordHasher } from '../../security/password-hash.js';
+import { checkPasswordRules } from '../passwords/password-policy.js';
+import { isValidEmail, normalizeEmail, normalizePhone } from './contact.js';
+import * as repo from './users.repo.js';
+
+export interface CreateUserInput {
+  email?: string | null;
+  phone?: string | null;
+  /** Absent: a passwordless account (`has_usable_password` false). */
+  password?: string | null;
+  first_name?: string;
+  last_name?: string;
+  roles?: string[];
+  is_staff?: boolean;
+  is_superuser?: boolean;
+  must_change_password?: boolean;
+  verified?: boolean;
+}
+
+type Deps = { db: Db; hasher: PasswordHasher; config: Config };
+
+export function createUserService({ db, hasher, config }: Deps) {
+  /** Creates an account with its default roles plus `roles`. Problems answer 400 validation per field. */
+  async function create(input: CreateUserInput) {
+    const errors: FieldErrors = {};
+    const email = input.email ? normalizeEmail(input.email) : null;
+    if (email !== null && !isValidEmail(email)) errors.email = ['Enter a valid email address.'];
+    const phone = input.phone ? normalizePhone(input.phone) : null;
+    if (input.phone && phone === null) errors.phone = ['Enter a valid international phone number (+<country code><number>).'];
+    if (!email && !input.phone) errors.non_field_errors = ['An email or a phone number is required.'];
+    if (input.password) {
+      const problems = checkPasswordRules(input.password, config);
+      if (problems.length) errors.password = problems;
+    }
+    if (email && !errors.email && await repo.findUserIdByEmail(db, email)) errors.email = ['A user with this email already exists.'];
+    if (phone && await repo.findUserIdByPhone(db, phone)) errors.phone = ['A user with this phone number already exists.'];
+    const requested = [...new Set(input.roles ?? [])];
+    const roles = await repo.findRolesByCodes(db, requested);
+    const unknown = requested.filter((c) => !roles.some((r) => r.code === c));
+    if (unknown.length) errors.roles = [`Unknown role: ${unknown.join(', ')}.`];
+    if (Object.keys(errors).length) throw AppError.validation(errors);
+
+    const passwordHash = input.password ? await hasher.hash(input.password) : null;
+    return db.transaction().execute(async (trx) => {
+      const user = await repo.insertUser(trx, {
+        email,
+        phone,
+        password_hash: passwordHash,
+        has_usable_password: passwordHash !== null,
+        first_name: input.first_name ?? '',
+        last_name: input.last_name ?? '',
+        is_staff: input.is_staff ?? false,
+        is_superuser: input.is_superuser ?? false,
+        must_change_password: input.must_change_password ?? false,
+        is_email_verified: Boolean(input.verified && email),
+        is_phone_verified: Boolean(input.verified && phone),
+        custom_fields: null,
+        preferences: JSON.stringify({ email_notifications: true, sms_notifications: false, marketing_emails: false }),
+      });
+      const defaults = await repo.findDefaultRoles(trx);
+      await repo.insertUserRoles(trx, user.id, [...new Set([...defaults, ...roles].map((r) => r.id))]);
+      return user;
+    });
+  }
+
+  return { create };
+}
+
+export type UserService = ReturnType<typeof createUserService>;

@@ -1,0 +1,40 @@
+import { hash, verify } from '@node-rs/argon2';
+import { Semaphore } from '../core/semaphore.js';
+
+export interface Argon2Params {
+  memoryCost: number; // KiB
+  timeCost: number;
+  parallelism: number;
+}
+
+/** DECISIONS.md: argon2id m=19456 KiB, t=2, p=1 (OWASP's recommended minimum). */
+export const PRODUCTION_ARGON2: Argon2Params = { memoryCost: 19456, timeCost: 2, parallelism: 1 };
+
+export interface PasswordHasher {
+  hash(password: string): Promise<string>;
+  verify(encoded: string, password: string): Promise<boolean>;
+  /** True when `encoded` was made with other parameters and should be re-hashed after a successful login. */
+  needsRehash(encoded: string): boolean;
+  /** A valid hash of a random password, verified against when the account does not exist (equal work). */
+  readonly dummyHash: string;
+}
+
+/**
+ * argon2id through @node-rs/argon2, whose async API runs on the libuv thread pool, so hashing never
+ * blocks the event loop. A semaphore bounds concurrent hashes so memory stays at limit × m.
+ */
+export async function createArgon2Hasher(params: Argon2Params = PRODUCTION_ARGON2, concurrency = 4): Promise<PasswordHasher> {
+  const gate = new Semaphore(concurrency);
+  // Algorithm.Argon2id is an ambient const enum; its value is 2.
+  const options = { algorithm: 2 as const, ...params };
+  const marker = `$argon2id$v=19$m=${params.memoryCost},t=${params.timeCost},p=${params.parallelism}$`;
+  const dummyHash = await hash(`dummy-${Math.random()}-${Date.now()}`, options);
+  return {
+    hash: (password) => gate.run(() => hash(password, options)),
+    verify: (encoded, password) => gate.run(async () => {
+      try { return await verify(encoded, password); } catch { return false; }
+    }),
+    needsRehash: (encoded) => !encoded.startsWith(marker),
+    dummyHash,
+  };
+}

@@ -1,0 +1,95 @@
+import { randomBytes } from 'node:crypto';
+import type { Writable } from 'node:stream';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { Redis } from 'ioredis';
+import { buildApp } from '../../src/app.js';
+import { loadConfig, type Env } from '../../src/config/load.js';
+import { buildContainer, type Container } from '../../src/container.js';
+import { fixedClock } from '../../src/core/clock.js';
+import { openRedis } from '../../src/db/redis.js';
+import { createArgon2Hasher, type PasswordHasher } from '../../src/security/password-hash.js';
+import { sha256Hex } from '../../src/security/random.js';
+import { acquireTestDatabase, releaseTestDatabase, resetDatabase } from './database.js';
+
+/** argon2id at the smallest parameters: the real algorithm and format, a fraction of the cost. */
+let fastHasher: Promise<PasswordHasher> | undefined;
+export const testHasher = () => (fastHasher ??= createArgon2Hasher({ memoryCost: 256, timeCost: 1, parallelism: 1 }, 8));
+
+export interface TestAppOptions {
+  env?: Env;
+  logStream?: Writable;
+  /** Start time of the injectable clock. */
+  now?: Date;
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  container: Container;
+  clock: ReturnType<typeof fixedClock>;
+  /** Credentials of the test application, as request headers. */
+  headers: Record<string, string>;
+  credentials: { access_key: string; access_secret: string; id: number };
+  /** `path` is relative to the API prefix (for example `'docs/schema/'`). */
+  api(opts: InjectOptions & { path: string; token?: string; appAuth?: boolean }): Promise<LightMyRequestResponse>;
+  /** Empties the database, re-seeds it and re-creates the test application with the same credentials. */
+  reset(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const BASE_ENV: Env = {
+  SVC_DEBUG: 'true',
+  SVC_DATA_DIR: 'memory://',
+  SVC_LOG_LEVEL: 'silent',
+  SVC_RATE_LIMITING_ENABLED: 'false',
+  SVC_EMAIL_BACKEND: 'memory',
+  SVC_SMS_BACKEND: 'memory',
+  SVC_JWT_SECRET_KEY: 'test-secret-key-that-is-at-least-32-bytes-long',
+};
+
+export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
+  const redisUrl = process.env.TEST_REDIS_URL;
+  const env: Env = {
+    ...BASE_ENV,
+    ...(redisUrl ? { SVC_REDIS_URL: redisUrl, SVC_REDIS_KEY_PREFIX: `test:${process.pid}:${randomBytes(4).toString('hex')}:` } : {}),
+    ...opts.env,
+  };
+  const { config } = loadConfig(env);
+  const database = await acquireTestDatabase();
+  const redis: Redis | null = config.REDIS_URL ? await openRedis(config.REDIS_URL, () => undefined) : null;
+  const clock = fixedClock(opts.now ?? new Date());
+  const container = await buildContainer({ config, database, clock, hasher: await testHasher(), redis });
+  const app = await buildApp(container, opts.logStream ? { logStream: opts.logStream } : { logStream: false });
+  await app.ready();
+
+  const credentials = { access_key: randomBytes(32).toString('hex'), access_secret: randomBytes(32).toString('base64url'), id: 0 };
+  const insertApp = async () => {
+    const row = await database.db.insertInto('applications').values({
+      name: 'Test App', access_key: credentials.access_key, secret_hash: sha256Hex(credentials.access_secret),
+      redirect_uris: JSON.stringify(['http://localhost:3000/callback']), allowed_origins: JSON.stringify(['http://localhost:3000']),
+      created_by: null,
+    }).onConflict((oc) => oc.column('access_key').doNothing()).returning('id').executeTakeFirst();
+    if (row) credentials.id = row.id;
+    container.services.applications.invalidate();
+  };
+  await insertApp();
+  const headers = { 'x-access-key': credentials.access_key, 'x-access-secret': credentials.access_secret };
+  const prefix = config.API_PREFIX;
+
+  return {
+    app, container, clock, headers, credentials,
+    api: ({ path, token, appAuth = true, headers: extra, ...rest }) => app.inject({
+      ...rest,
+      url: `${prefix}${path}`,
+      headers: { ...(appAuth ? headers : {}), ...(token ? { authorization: `Bearer ${token}` } : {}), ...(extra as object) },
+    }),
+    reset: async () => {
+      await resetDatabase(database);
+      await insertApp();
+    },
+    close: async () => {
+      await app.close();
+      if (redis) await redis.quit().catch(() => redis.disconnect());
+      await releaseTestDatabase();
+    },
+  };
+}

@@ -1,0 +1,45 @@
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+
+describe('application authentication', () => {
+  let t: TestApp;
+  before(async () => { t = await createTestApp(); });
+  beforeEach(async () => { await t.reset(); });
+  after(async () => { await t.close(); });
+
+  it('answers 401 APP_AUTH_REQUIRED without the headers', async () => {
+    const res = await t.api({ method: 'GET', path: 'docs/schema/', appAuth: false });
+    assert.equal(res.statusCode, 401);
+    assert.deepEqual(res.json(), { error: 'Application credentials are required (X-Access-Key, X-Access-Secret)', code: 'APP_AUTH_REQUIRED' });
+  });
+
+  it('answers 401 APP_AUTH_REQUIRED when only one header is present', async () => {
+    const res = await t.api({ method: 'GET', path: 'docs/schema/', appAuth: false, headers: { 'x-access-key': t.credentials.access_key } });
+    assert.equal(res.json().code, 'APP_AUTH_REQUIRED');
+  });
+
+  it('answers 401 APP_AUTH_INVALID for a wrong secret and for an unknown key, with identical bodies', async () => {
+    const wrongSecret = await t.api({ method: 'GET', path: 'docs/schema/', appAuth: false,
+      headers: { 'x-access-key': t.credentials.access_key, 'x-access-secret': 'nope' } });
+    const unknownKey = await t.api({ method: 'GET', path: 'docs/schema/', appAuth: false,
+      headers: { 'x-access-key': 'f'.repeat(64), 'x-access-secret': t.credentials.access_secret } });
+    assert.equal(wrongSecret.statusCode, 401);
+    assert.equal(wrongSecret.json().code, 'APP_AUTH_INVALID');
+    assert.equal(unknownKey.body, wrongSecret.body);
+  });
+
+  it('accepts valid credentials', async () => {
+    const res = await t.api({ method: 'GET', path: 'docs/schema/' });
+    assert.equal(res.statusCode, 200);
+    assert.equal(res.json().openapi, '3.0.3');
+  });
+
+  it('refuses an inactive application', async () => {
+    await t.container.db.updateTable('applications').set({ is_active: false }).where('id', '=', t.credentials.id).execute();
+    t.container.services.applications.invalidate();
+    const res = await t.api({ method: 'GET', path: 'docs/schema/' });
+    assert.equal(res.statusCode, 401);
+    assert.equal(res.json().code, 'APP_AUTH_INVALID');
+  });
+});
