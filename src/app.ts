@@ -16,12 +16,14 @@ import { registerMetrics } from './http/metrics.js';
 import { openApiOptions } from './http/openapi.js';
 import { createRateLimiter } from './http/rate-limit.js';
 import './http/request-types.js';
-import { API_ROUTES, ROOT_ROUTES, type RouteDeps } from './http/routes.js';
+import { API_ROUTES, ROOT_ROUTES, type RouteDeps, type RoutePlugin } from './http/routes.js';
 import { validatorCompiler } from './http/validation.js';
 
 export interface BuildAppOptions {
   /** Where JSON logs go; defaults to stdout. `false` turns logging off. */
   logStream?: Writable | false;
+  /** Extra route plugins mounted under the API prefix after the built-in ones (embedding, tests). */
+  apiRoutes?: RoutePlugin[];
 }
 
 /** A configured Fastify instance that never listens: `main.ts` listens, tests inject. */
@@ -88,7 +90,7 @@ export async function buildApp(container: Container, opts: BuildAppOptions = {})
       if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
       return payload;
     });
-    for (const plugin of API_ROUTES) await api.register(plugin, deps);
+    for (const plugin of [...API_ROUTES, ...(opts.apiRoutes ?? [])]) await api.register(plugin, deps);
   }, { prefix: config.API_PREFIX.replace(/\/$/, '') });
 
   return app;

@@ -3,6 +3,7 @@ import type { Writable } from 'node:stream';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { Redis } from 'ioredis';
 import { buildApp } from '../../src/app.js';
+import type { RoutePlugin } from '../../src/http/routes.js';
 import { loadConfig, type Env } from '../../src/config/load.js';
 import { buildContainer, type Container } from '../../src/container.js';
 import { fixedClock } from '../../src/core/clock.js';
@@ -20,6 +21,8 @@ export interface TestAppOptions {
   logStream?: Writable;
   /** Start time of the injectable clock. */
   now?: Date;
+  /** Extra routes mounted under the API prefix (to exercise platform behaviour with a body schema, limits…). */
+  apiRoutes?: RoutePlugin[];
 }
 
 export interface TestApp {
@@ -58,7 +61,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
   const redis: Redis | null = config.REDIS_URL ? await openRedis(config.REDIS_URL, () => undefined) : null;
   const clock = fixedClock(opts.now ?? new Date());
   const container = await buildContainer({ config, database, clock, hasher: await testHasher(), redis });
-  const app = await buildApp(container, opts.logStream ? { logStream: opts.logStream } : { logStream: false });
+  const app = await buildApp(container, { logStream: opts.logStream ?? false, apiRoutes: opts.apiRoutes ?? [] });
   await app.ready();
 
   const credentials = { access_key: randomBytes(32).toString('hex'), access_secret: randomBytes(32).toString('base64url'), id: 0 };
