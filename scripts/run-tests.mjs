@@ -3,9 +3,9 @@
 // It first builds, once per migration set, the migrated PGlite data dir that every test process loads.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 
@@ -20,8 +20,13 @@ function walk(dir, out = []) {
 const testFiles = (dir) => walk(dir).filter((f) => f.endsWith('.test.ts'));
 
 const targets = process.argv.slice(2);
-const roots = targets.length ? targets.map((t) => join(root, t)) : [join(root, 'src'), join(root, 'test')];
-const files = roots.flatMap((p) => (existsSync(p) && statSync(p).isDirectory() ? testFiles(p) : existsSync(p) ? [p] : [])).sort();
+const roots = targets.length ? targets.map((t) => resolve(root, t)) : [join(root, 'src'), join(root, 'test')];
+const missing = roots.filter((p) => !existsSync(p));
+if (missing.length) {
+  console.error(`no such test file or folder: ${missing.map((p) => relative(root, p)).join(', ')}`);
+  process.exit(1);
+}
+const files = roots.flatMap((p) => (statSync(p).isDirectory() ? testFiles(p) : [p])).sort();
 if (files.length === 0) {
   console.error(`no test files under ${targets.join(' ') || 'src/ and test/'}`);
   process.exit(1);
@@ -34,8 +39,14 @@ for (const f of walk(join(root, 'src/db'))) {
 const template = join(tmpdir(), `gatehouse-test-pglite-${hash.digest('hex').slice(0, 16)}.tar`);
 if (!process.env.TEST_DATABASE_URL && !existsSync(template)) {
   process.stdout.write('Preparing the embedded test database…\n');
-  const prep = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'scripts/prepare-test-db.ts'), template], { stdio: 'inherit', cwd: root });
-  if (prep.status !== 0) process.exit(prep.status ?? 1);
+  // Written aside and renamed into place, so a run starting meanwhile never loads a half-written file.
+  const draft = `${template}.${process.pid}.tmp`;
+  const prep = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'scripts/prepare-test-db.ts'), draft], { stdio: 'inherit', cwd: root });
+  if (prep.status !== 0) {
+    rmSync(draft, { force: true });
+    process.exit(prep.status ?? 1);
+  }
+  renameSync(draft, template);
 }
 
 const concurrency = Math.max(1, Math.min(availableParallelism(), Number(process.env.TEST_CONCURRENCY) || availableParallelism()));

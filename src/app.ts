@@ -1,4 +1,5 @@
 import type { Writable } from 'node:stream';
+import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -41,6 +42,8 @@ export async function buildApp(container: Container, opts: BuildAppOptions = {})
     bodyLimit: config.BODY_LIMIT,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     return503OnClosing: true,
+    // Malformed URLs and over-long path parameters get the catalogue's shapes too.
+    frameworkErrors: errorHandler,
     forceCloseConnections: 'idle',
     ajv: { customOptions: { strict: false } },
   });
@@ -72,15 +75,24 @@ export async function buildApp(container: Container, opts: BuildAppOptions = {})
     });
   }
   await app.register(fastifySwagger, openApiOptions(config));
+  await app.register(fastifyCookie);
 
   const rateLimiter = createRateLimiter({
     enabled: config.RATE_LIMITING_ENABLED,
     multiplier: config.DEBUG ? 10 : 1,
     redis: container.redis,
     keyPrefix: config.REDIS_KEY_PREFIX,
-    onStoreError: (err) => app.log.warn({ err: err.message }, 'rate-limit store unavailable, counting in memory'),
+    onStoreError: (() => {
+      let lastWarning = 0; // one warning a minute for the whole outage, not one per request
+      return (err: Error) => {
+        const now = container.clock.now().getTime();
+        if (now - lastWarning < 60_000) return;
+        lastWarning = now;
+        app.log.warn({ err: err.message }, 'rate-limit store unavailable, counting in memory');
+      };
+    })(),
   });
-  const deps: RouteDeps = { container, guards: createGuards(config, rateLimiter), metrics, apiPrefix: config.API_PREFIX };
+  const deps: RouteDeps = { container, guards: createGuards(config, rateLimiter, container.services.bearer, container.services.rbac), metrics, apiPrefix: config.API_PREFIX };
 
   for (const plugin of ROOT_ROUTES) await app.register(plugin, deps);
   await app.register(async (api) => {

@@ -2,9 +2,26 @@ import type { Redis } from 'ioredis';
 import type { Config } from './config/settings.js';
 import { systemClock, type Clock } from './core/clock.js';
 import type { Database } from './db/create-db.js';
+import { createAdminUserService } from './modules/admin/admin-users.service.js';
+import { createAuditLogService } from './modules/admin/audit-logs.service.js';
+import { createSecurityService } from './modules/admin/security.service.js';
 import { createApplicationService } from './modules/applications/applications.service.js';
 import { createAuditService } from './modules/audit/audit.service.js';
+import { createLockoutService } from './modules/auth/lockout.service.js';
+import { createLoginService } from './modules/auth/login.service.js';
+import { createLogoutService } from './modules/auth/logout.service.js';
+import { createRegistrationService } from './modules/auth/registration.service.js';
+import { createProfileService } from './modules/profile/profile.service.js';
+import { createPermissionService } from './modules/rbac/permissions.service.js';
+import { createRbacService } from './modules/rbac/rbac.service.js';
+import { createRoleService } from './modules/rbac/roles.service.js';
+import { createUserGrantsService } from './modules/rbac/user-grants.service.js';
+import { createBearerService } from './modules/sessions/bearer.service.js';
+import { createSessionService } from './modules/sessions/sessions.service.js';
 import { createUserService } from './modules/users/users.service.js';
+import { createOutboxService } from './notifications/outbox.service.js';
+import { createNotifier, type Notifier } from './notifications/senders.js';
+import { createSealer, deriveKey } from './security/seal.js';
 import { createArgon2Hasher, PRODUCTION_ARGON2, type PasswordHasher } from './security/password-hash.js';
 
 export interface ContainerOptions {
@@ -13,6 +30,10 @@ export interface ContainerOptions {
   clock?: Clock;
   hasher?: PasswordHasher;
   redis?: Redis | null;
+  /** Replaces the configured email/SMS backends (embedding); the memory inbox is filled only by `memory` backends. */
+  notifier?: Notifier;
+  /** Where delivery problems are reported (the server passes its logger). */
+  onError?: (message: string) => void;
 }
 
 /** The composition root: the one place that wires repos → services. */
@@ -22,10 +43,28 @@ export async function buildContainer(opts: ContainerOptions) {
   const clock = opts.clock ?? systemClock;
   const hasher = opts.hasher ?? await createArgon2Hasher(PRODUCTION_ARGON2, config.PASSWORD_HASH_CONCURRENCY);
   const redis = opts.redis ?? null;
+  const secretKey = config.ENCRYPTION_KEY ?? config.JWT_SECRET_KEY!;
+  const { notifier: configuredNotifier, inbox } = createNotifier(config);
+  const outbox = createOutboxService({ db, clock, config, notifier: opts.notifier ?? configuredNotifier,
+    sealer: createSealer(deriveKey(secretKey, 'outbox')), onError: opts.onError ?? ((m) => process.stderr.write(`${m}\n`)) });
 
-  const applications = createApplicationService({ db, clock });
-  const audit = createAuditService({ db, config });
-  const users = createUserService({ db, hasher, config });
+  const audit = createAuditService({ db, clock, config });
+  const applications = createApplicationService({ db, clock, audit });
+  const users = createUserService({ db, clock, hasher, config });
+  const rbac = createRbacService({ db });
+  const sessions = createSessionService({ db, clock, config, audit });
+  const bearer = createBearerService({ db, clock, config, jwtKey: sessions.jwtKey });
+  const lockout = createLockoutService({ db, clock, config, audit });
+  const login = createLoginService({ db, clock, config, hasher, audit, lockout, sessions, rbac });
+  const registration = createRegistrationService({ db, users, sessions, login, audit });
+  const auth = createLogoutService({ db, sessions, audit });
+  const profile = createProfileService({ db, clock, rbac });
+  const permissions = createPermissionService({ db, clock, audit });
+  const roles = createRoleService({ db, clock, audit });
+  const userGrants = createUserGrantsService({ db, audit, rbac });
+  const adminUsers = createAdminUserService({ db, clock, audit, rbac, sessions });
+  const security = createSecurityService({ db, clock, audit });
+  const auditLogs = createAuditLogService({ db });
 
   return {
     config,
@@ -34,7 +73,11 @@ export async function buildContainer(opts: ContainerOptions) {
     clock,
     hasher,
     redis,
-    services: { applications, audit, users },
+    inbox,
+    services: {
+      outbox, applications, audit, users, rbac, sessions, bearer, lockout, login, registration, auth, profile,
+      permissions, roles, userGrants, adminUsers, security, auditLogs,
+    },
   };
 }
 

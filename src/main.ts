@@ -1,3 +1,4 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { loadConfig, type Env, type LoadedConfig } from './config/load.js';
@@ -6,6 +7,7 @@ import { openDatabase, type Database } from './db/create-db.js';
 import { migrateToLatest } from './db/migrator.js';
 import { openRedis } from './db/redis.js';
 import { seed } from './db/seed/seed.js';
+import { startScheduler } from './jobs/scheduler.js';
 
 export interface Runtime {
   loaded: LoadedConfig;
@@ -67,24 +69,63 @@ export async function serve(env: Env, opts: ServeOptions): Promise<void> {
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   opts.onListening?.(`http://${host}:${port}${config.API_PREFIX}`, runtime);
 
+  const stopJobs = startScheduler(runtime.container, app.log);
+  const server = app.server;
+  const drain = trackInFlight(server);
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
     app!.log.info({ signal }, 'shutting down: draining in-flight requests');
+    stopJobs();
+    drain.start();
     const force = setTimeout(() => {
       app!.log.error('drain timed out; closing connections');
-      app!.server.closeAllConnections();
+      server.closeAllConnections();
     }, config.SHUTDOWN_TIMEOUT * 1000);
     force.unref();
+    let exitCode = 0;
     try {
       await app!.close();
+    } catch (err) {
+      app!.log.error({ err }, 'error while draining');
+      exitCode = 1;
     } finally {
       clearTimeout(force);
-      await runtime.close();
+      await runtime.close().catch(() => { exitCode = 1; });
     }
-    process.exit(0);
+    process.exit(exitCode);
   };
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   process.once('SIGINT', () => void shutdown('SIGINT'));
+}
+
+/**
+ * Node's `server.close()` destroys every connection it deems idle, and it deems one idle as soon as its
+ * answer has called `end()`, even while that answer is still buffered for a slow reader and pipelined
+ * answers wait behind it: they would be cut off. So while draining, idle connections are reaped only when
+ * no answer is left to write; that also closes each keep-alive connection once its last answer is out,
+ * instead of leaving it to hold the process until the drain timeout.
+ */
+function trackInFlight(server: Server): { start(): void } {
+  const inFlight = new Set<ServerResponse>();
+  const closeIdleConnections = server.closeIdleConnections.bind(server);
+  let draining = false;
+  const reapWhenDone = () => { if (inFlight.size === 0) closeIdleConnections(); };
+  server.on('request', (_req: IncomingMessage, res: ServerResponse) => {
+    if (res.writableFinished || res.destroyed) return;
+    inFlight.add(res);
+    const settled = () => {
+      if (!inFlight.delete(res)) return;
+      if (draining) setImmediate(reapWhenDone);
+    };
+    res.once('finish', settled); // every byte handed to the socket
+    res.once('close', settled);
+  });
+  return {
+    start() {
+      draining = true;
+      server.closeIdleConnections = reapWhenDone;
+    },
+  };
 }

@@ -1,26 +1,17 @@
 import { parseArgs } from 'node:util';
 import { readEnvironment } from '../config/env.js';
-import { appCreateCommand, userCreateCommand } from './commands/create.js';
-import { migrateCommand, seedCommand } from './commands/database.js';
-import { jobsRunCommand } from './commands/jobs.js';
-import { quickstartCommand, serveCommand, startCommand } from './commands/quickstart.js';
 import { describeFailure, print, UsageError } from './output.js';
+import { APP_CREATE_USAGE, HELP, USER_CREATE_USAGE } from './usage.js';
 
-const HELP = `Usage: gatehouse <command> [options]
+// Commands load the server and database code; importing them lazily keeps `--help` and usage errors quick.
+const commands = {
+  create: () => import('./commands/create.js'),
+  database: () => import('./commands/database.js'),
+  jobs: () => import('./commands/jobs.js'),
+  quickstart: () => import('./commands/quickstart.js'),
+};
 
-Commands:
-  serve [--no-migrate]          migrate, then serve until SIGTERM/SIGINT (drains in-flight requests)
-  start                         what \`npm start\` runs: debug mode, quickstart, serve
-  migrate [--status]            apply pending migrations, or list them
-  seed                          create system permissions, default roles and organization roles (idempotent)
-  quickstart                    migrate + seed + create "Default App" if no application exists, print its credentials
-  app create --name N [--redirect-uri URI]... [--origin URL]... [--json]
-  user create --email E --password P [--phone +CCNUMBER] [--first-name F] [--last-name L]
-              [--role CODE]... [--staff] [--superuser] [--must-change-password] [--verified] [--json]
-  jobs run <name>               run one background job now
-
-Settings come from the environment (and .env in the working directory); see the README.
-`;
+const isHelp = (arg: string | undefined) => arg === '--help' || arg === '-h';
 
 type Spec = NonNullable<Parameters<typeof parseArgs>[0]>['options'];
 
@@ -43,36 +34,37 @@ async function run(argv: string[]): Promise<void> {
     case 'serve': {
       const { values } = parse(argv.slice(1), { 'no-migrate': { type: 'boolean' } }, 'serve [--no-migrate]');
       if (wantsHelp(values)) return;
-      return serveCommand(env, { migrate: !values['no-migrate'] });
+      return (await commands.quickstart()).serveCommand(env, { migrate: !values['no-migrate'] });
     }
     case 'start': {
       const { values } = parse(argv.slice(1), {}, 'start');
       if (wantsHelp(values)) return;
-      return startCommand(env);
+      return (await commands.quickstart()).startCommand(env);
     }
     case 'migrate': {
       const { values } = parse(argv.slice(1), { status: { type: 'boolean' } }, 'migrate [--status]');
       if (wantsHelp(values)) return;
-      return migrateCommand(env, { status: Boolean(values.status) });
+      return (await commands.database()).migrateCommand(env, { status: Boolean(values.status) });
     }
     case 'seed': {
       const { values } = parse(argv.slice(1), {}, 'seed');
       if (wantsHelp(values)) return;
-      return seedCommand(env);
+      return (await commands.database()).seedCommand(env);
     }
     case 'quickstart': {
       const { values } = parse(argv.slice(1), {}, 'quickstart');
       if (wantsHelp(values)) return;
-      return quickstartCommand(env);
+      return (await commands.quickstart()).quickstartCommand(env);
     }
     case 'app': {
-      if (sub !== 'create') throw new UsageError('usage: gatehouse app create --name N [--redirect-uri URI]... [--origin URL]... [--json]');
+      if (isHelp(sub)) { print(HELP); return; }
+      if (sub !== 'create') throw new UsageError(`usage: gatehouse ${APP_CREATE_USAGE}`);
       const { values } = parse(rest, {
         name: { type: 'string' }, 'redirect-uri': { type: 'string', multiple: true },
         origin: { type: 'string', multiple: true }, json: { type: 'boolean' },
-      }, 'app create --name N [--redirect-uri URI]... [--origin URL]... [--json]');
+      }, APP_CREATE_USAGE);
       if (wantsHelp(values)) return;
-      return appCreateCommand(env, {
+      return (await commands.create()).appCreateCommand(env, {
         name: values.name as string | undefined,
         redirectUris: (values['redirect-uri'] as string[] | undefined) ?? [],
         origins: (values.origin as string[] | undefined) ?? [],
@@ -80,15 +72,16 @@ async function run(argv: string[]): Promise<void> {
       });
     }
     case 'user': {
-      if (sub !== 'create') throw new UsageError('usage: gatehouse user create --email E --password P [options]');
+      if (isHelp(sub)) { print(HELP); return; }
+      if (sub !== 'create') throw new UsageError(`usage: gatehouse ${USER_CREATE_USAGE}`);
       const { values } = parse(rest, {
         email: { type: 'string' }, password: { type: 'string' }, phone: { type: 'string' },
         'first-name': { type: 'string' }, 'last-name': { type: 'string' }, role: { type: 'string', multiple: true },
         staff: { type: 'boolean' }, superuser: { type: 'boolean' }, 'must-change-password': { type: 'boolean' },
         verified: { type: 'boolean' }, json: { type: 'boolean' },
-      }, 'user create --email E --password P [options]');
+      }, USER_CREATE_USAGE);
       if (wantsHelp(values)) return;
-      return userCreateCommand(env, {
+      return (await commands.create()).userCreateCommand(env, {
         email: values.email as string | undefined,
         password: values.password as string | undefined,
         phone: values.phone as string | undefined,
@@ -103,10 +96,11 @@ async function run(argv: string[]): Promise<void> {
       });
     }
     case 'jobs': {
+      if (isHelp(sub)) { print(HELP); return; }
       if (sub !== 'run') throw new UsageError('usage: gatehouse jobs run <name>');
       const { values, positionals } = parse(rest, {}, 'jobs run <name>');
       if (wantsHelp(values)) return;
-      return jobsRunCommand(env, positionals[0]);
+      return (await commands.jobs()).jobsRunCommand(env, positionals[0]);
     }
     default:
       throw new UsageError(`unknown command "${command}"; run \`gatehouse --help\``);

@@ -31,7 +31,9 @@ export function describeAccepted(def: SettingDef): string {
 }
 
 function parseValue(key: SettingKey, def: SettingDef, raw: string, name: string): unknown {
-  const fail = () => new ConfigError(`Invalid setting ${name}=${JSON.stringify(def.kind === 'secret' ? '***' : raw)}: expected ${describeAccepted(def)}`);
+  // Secrets and URLs (which may carry a password) are never repeated in the message.
+  const shown = def.kind === 'secret' || def.kind === 'url' ? '' : `=${JSON.stringify(raw)}`;
+  const fail = () => new ConfigError(`Invalid setting ${name}${shown}: expected ${describeAccepted(def)}`);
   switch (def.kind) {
     case 'bool':
       if (raw === 'true') return true;
@@ -64,7 +66,10 @@ function parseValue(key: SettingKey, def: SettingDef, raw: string, name: string)
 
 const normalizePrefix = (p: string): string => `/${p.trim().replace(/^\/+|\/+$/g, '')}/`.replace(/^\/\/$/, '/');
 
-/** Reads `SVC_<KEY>` or one of its aliases; the first non-empty-for-non-strings name wins. */
+/**
+ * Reads `SVC_<KEY>`, then its aliases; the first one set wins. A set-but-empty value is parsed like any other
+ * (so `SVC_PORT=` is refused rather than silently ignored; an empty secret means unset).
+ */
 function explicitValue(env: Env, key: SettingKey, def: SettingDef): { name: string; raw: string } | undefined {
   for (const name of [envName(key), ...(def.aliases ?? [])]) {
     const raw = env[name];

@@ -123,6 +123,8 @@ export const SETTINGS = {
   SMTP_SECURE: bool(false, 'Use TLS from the start (port 465).'),
   SMS_BACKEND: oneOf('console', ['console', 'webhook', 'memory'] as const, 'SMS delivery: `console`, `webhook`, or `memory` (tests).'),
   SMS_WEBHOOK_URL: url(null, ['http:', 'https:'], 'Webhook receiving `POST {to, body, purpose}` for the `webhook` SMS backend.'),
+  OUTBOX_MAX_ATTEMPTS: int(8, 'Delivery attempts of one email or SMS before it is given up (backoff doubles from 5 s up to 1 h).', { min: 1, max: 50 }),
+  OUTBOX_POLL_INTERVAL: int(5, 'Seconds between two passes of the delivery worker over due messages.', { min: 1 }),
 } as const satisfies Record<string, SettingDef>;
 
 export type SettingKey = keyof typeof SETTINGS;

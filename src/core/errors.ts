@@ -31,6 +31,7 @@ export const ERROR_CATALOGUE = {
   ACCOUNT_LOCKED: { status: 423, message: 'Account temporarily locked after too many failed attempts' },
   MISSING_REFRESH_TOKEN: { status: 400, message: 'refresh_token is required' },
   REFRESH_FAILED: { status: 401, message: 'Refresh token is invalid, expired or revoked' },
+  ORIGIN_NOT_ALLOWED: { status: 403, message: 'This origin may not use the refresh-token cookie' },
   // One-time codes, links, passwords
   OTP_INVALID: { status: 401, message: 'Invalid or expired code' },
   OTP_REQUIRED: { status: 400, message: 'No login code exists for this account; request one first' },

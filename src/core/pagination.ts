@@ -5,7 +5,7 @@ export const MAX_PAGE_SIZE = 100;
 
 /** Query fields every paged list accepts. A `page_size` above 100 is clamped, not refused. */
 export const PageQuery = Type.Object({
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 })),
   page_size: Type.Optional(Type.Integer({ minimum: 1, default: DEFAULT_PAGE_SIZE })),
 });
 export type PageQueryInput = Static<typeof PageQuery>;

@@ -1,6 +1,8 @@
 import type { ColumnType, Generated, Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
 
-type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+/** A timestamp column with a database default (`now()`): optional on insert. */
+type DefaultTimestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 type Json<T> = ColumnType<T, string | T | undefined, string | T>;
 
@@ -14,8 +16,8 @@ export interface ApplicationsTable {
   redirect_uris: Json<string[]>;
   allowed_origins: Json<string[]>;
   created_by: number | null;
-  created_at: Generated<Timestamp>;
-  updated_at: Generated<Timestamp>;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
 }
 
 export interface Preferences {
@@ -56,8 +58,8 @@ export interface UsersTable {
   max_sessions: number | null;
   max_devices: number | null;
   deleted_at: NullableTimestamp;
-  created_at: Generated<Timestamp>;
-  updated_at: Generated<Timestamp>;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
   last_login: NullableTimestamp;
 }
 
@@ -68,8 +70,8 @@ export interface PermissionsTable {
   description: Generated<string>;
   parent_id: number | null;
   is_system: Generated<boolean>;
-  created_at: Generated<Timestamp>;
-  updated_at: Generated<Timestamp>;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
 }
 
 export interface RolesTable {
@@ -79,28 +81,28 @@ export interface RolesTable {
   description: Generated<string>;
   is_default: Generated<boolean>;
   is_system: Generated<boolean>;
-  created_at: Generated<Timestamp>;
-  updated_at: Generated<Timestamp>;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
 }
 
 export interface RolePermissionsTable {
   role_id: number;
   permission_id: number;
-  created_at: Generated<Timestamp>;
+  created_at: DefaultTimestamp;
 }
 
 export interface UserRolesTable {
   user_id: number;
   role_id: number;
   assigned_by: number | null;
-  created_at: Generated<Timestamp>;
+  created_at: DefaultTimestamp;
 }
 
 export interface UserPermissionsTable {
   user_id: number;
   permission_id: number;
   granted_by: number | null;
-  created_at: Generated<Timestamp>;
+  created_at: DefaultTimestamp;
 }
 
 export interface OrgPermissionsTable {
@@ -116,7 +118,7 @@ export interface OrgRolesTable {
   description: Generated<string>;
   weight: number;
   is_system_role: Generated<boolean>;
-  created_at: Generated<Timestamp>;
+  created_at: DefaultTimestamp;
 }
 
 export interface OrgRolePermissionsTable {
@@ -136,7 +138,87 @@ export interface AuditEventsTable {
   request_id: string | null;
   trace_id: string | null;
   details: Json<Record<string, unknown>>;
-  created_at: Generated<Timestamp>;
+  created_at: DefaultTimestamp;
+}
+
+export interface SessionsTable {
+  id: Generated<number>;
+  user_id: number;
+  application_id: number | null;
+  device_id: string;
+  device_info: string | null;
+  device_summary: string | null;
+  ip_address: string | null;
+  user_agent: string | null;
+  created_at: DefaultTimestamp;
+  last_used_at: DefaultTimestamp;
+  expires_at: Timestamp;
+  revoked_at: NullableTimestamp;
+  revoke_reason: string | null;
+}
+
+export interface RefreshTokensTable {
+  id: Generated<number>;
+  session_id: number;
+  user_id: number;
+  application_id: number | null;
+  token_hash: string;
+  created_at: DefaultTimestamp;
+  expires_at: Timestamp;
+  last_used_at: NullableTimestamp;
+  rotated_at: NullableTimestamp;
+  replaced_by_id: number | null;
+  revoked_at: NullableTimestamp;
+  ip_address: string | null;
+  device_info: string | null;
+}
+
+export interface TokenBlacklistTable {
+  id: Generated<number>;
+  jti: string;
+  user_id: number | null;
+  session_id: number | null;
+  reason: string;
+  blacklisted_at: DefaultTimestamp;
+  expires_at: Timestamp;
+}
+
+export interface LoginAttemptsTable {
+  id: Generated<number>;
+  identifier: string;
+  method: string;
+  user_id: number | null;
+  ip_address: string | null;
+  application_id: number | null;
+  success: boolean;
+  failure_reason: string | null;
+  created_at: DefaultTimestamp;
+}
+
+export interface IdentifierLockoutsTable {
+  identifier: string;
+  failed_count: Generated<number>;
+  lockout_count: Generated<number>;
+  locked_until: NullableTimestamp;
+  updated_at: DefaultTimestamp;
+}
+
+export interface OutboxMessagesTable {
+  id: Generated<number>;
+  channel: 'email' | 'sms';
+  recipient: string;
+  purpose: string;
+  language: Generated<string>;
+  payload: string;
+  dedup_key: string | null;
+  status: Generated<'pending' | 'sending' | 'sent' | 'failed' | 'expired'>;
+  attempts: Generated<number>;
+  next_attempt_at: Timestamp;
+  locked_until: NullableTimestamp;
+  expires_at: Timestamp;
+  last_error: string | null;
+  created_at: DefaultTimestamp;
+  sent_at: NullableTimestamp;
 }
 
 export interface DatabaseSchema {
@@ -151,6 +233,12 @@ export interface DatabaseSchema {
   org_roles: OrgRolesTable;
   org_role_permissions: OrgRolePermissionsTable;
   audit_events: AuditEventsTable;
+  sessions: SessionsTable;
+  refresh_tokens: RefreshTokensTable;
+  token_blacklist: TokenBlacklistTable;
+  login_attempts: LoginAttemptsTable;
+  identifier_lockouts: IdentifierLockoutsTable;
+  outbox_messages: OutboxMessagesTable;
 }
 
 export type Db = Kysely<DatabaseSchema>;

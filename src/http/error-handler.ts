@@ -14,6 +14,8 @@ const NON_FIELD_MESSAGES: Record<string, string> = {
   FORBIDDEN_JSON_KEY: 'JSON body contains a forbidden key (__proto__ or constructor.prototype).',
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'Content-Length does not match the body.',
   FST_ERR_BAD_URL: 'Malformed URL.',
+  NUL_IN_JSON: 'Text cannot contain the NUL character.',
+  FST_ERR_MAX_PARAM_LENGTH: 'A path parameter is too long.',
 };
 
 export interface ErrorBody {
@@ -35,11 +37,12 @@ export function bodyFor(err: AppError): ErrorBody {
 /** Any thrown value → an AppError with SPEC.md's code and shape. Unknown errors become 500 INTERNAL_ERROR. */
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
-  const e = err as FastifyError & { validation?: unknown };
+  // `throw undefined` / `throw null` reach here too: read them as an empty object, never crash.
+  const e = (err ?? {}) as FastifyError & { validation?: unknown };
   if (Array.isArray(e.validation)) return AppError.validation(toFieldErrors(e.validation));
   const code = e.code ?? '';
-  if (code in FASTIFY_CODES) return new AppError(FASTIFY_CODES[code]!);
-  if (code in NON_FIELD_MESSAGES) return AppError.validation({ non_field_errors: [NON_FIELD_MESSAGES[code]!] });
+  if (Object.hasOwn(FASTIFY_CODES, code)) return new AppError(FASTIFY_CODES[code]!);
+  if (Object.hasOwn(NON_FIELD_MESSAGES, code)) return AppError.validation({ non_field_errors: [NON_FIELD_MESSAGES[code]!] });
   const status = typeof e.statusCode === 'number' ? e.statusCode : 500;
   if (status === 404) return new AppError('NOT_FOUND');
   if (status === 405) return new AppError('METHOD_NOT_ALLOWED');
@@ -57,6 +60,8 @@ export function errorHandler(err: unknown, req: FastifyRequest, reply: FastifyRe
     req.log.error({ code: appErr.code }, appErr.message);
   }
   if (appErr.opts.headers) reply.headers(appErr.opts.headers);
+  // Error answers are never cached, including 404/405 under the API prefix (answered outside its hooks).
+  if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
   return reply.code(appErr.status).type('application/json; charset=utf-8').send(bodyFor(appErr));
 }
 

@@ -1,4 +1,5 @@
 import type { AppContext } from '../modules/applications/applications.service.js';
+import type { AuthContext } from '../modules/sessions/bearer.service.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -6,6 +7,8 @@ declare module 'fastify' {
     clientIp: string;
     /** The calling application, once application authentication has passed. */
     application: AppContext | null;
+    /** The authenticated user and token claims, once a user guard has passed. */
+    auth: AuthContext | null;
   }
   interface FastifyContextConfig {
     /** `false` on the few routes that answer without application credentials (docs viewers). */

@@ -1,9 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import type { Registry } from 'prom-client';
 import type { Container } from '../container.js';
+import adminUserRoutes from '../modules/admin/admin-users.routes.js';
+import securityRoutes from '../modules/admin/security.routes.js';
+import applicationRoutes from '../modules/applications/applications.routes.js';
+import authRoutes from '../modules/auth/auth.routes.js';
 import docsRoutes from '../modules/docs/docs.routes.js';
 import healthRoutes from '../modules/ops/health.routes.js';
 import metricsRoutes from '../modules/ops/metrics.routes.js';
+import profileRoutes from '../modules/profile/profile.routes.js';
+import permissionRoutes from '../modules/rbac/permissions.routes.js';
+import roleRoutes from '../modules/rbac/roles.routes.js';
+import userGrantRoutes from '../modules/rbac/user-grants.routes.js';
 import type { Guards } from './guards.js';
 
 export interface RouteDeps {
@@ -18,6 +26,14 @@ export type RoutePlugin = (app: FastifyInstance, deps: RouteDeps) => Promise<voi
 /** Every route plugin mounted under the API prefix (application credentials required unless a route says otherwise). */
 export const API_ROUTES: RoutePlugin[] = [
   docsRoutes,
+  authRoutes,
+  profileRoutes,
+  permissionRoutes,
+  roleRoutes,
+  userGrantRoutes,
+  applicationRoutes,
+  adminUserRoutes,
+  securityRoutes,
 ];
 
 /** Operational routes at the root: no prefix, no application credentials. */

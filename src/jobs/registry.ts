@@ -1,4 +1,7 @@
 import type { Container } from '../container.js';
+import type { Config } from '../config/settings.js';
+import { cleanupJob } from './cleanup.job.js';
+import { outboxJob } from './outbox.job.js';
 
 export interface JobResult {
   /** One line for the operator: what the run did. */
@@ -7,8 +10,17 @@ export interface JobResult {
 
 export type Job = (container: Container, log: (line: string) => void) => Promise<JobResult>;
 
+/** A job and how often the server runs it on its own. */
+export interface JobEntry {
+  run: Job;
+  everySeconds: (config: Config) => number;
+}
+
 /**
- * Background jobs by name, run on a schedule by the server and on demand by `gatehouse jobs run <name>`.
- * Each feature adds its own job here (session cleanup, outbox delivery, expired deletions, heartbeats).
+ * Background jobs by name, run on a schedule by `gatehouse serve` and on demand by `gatehouse jobs run <name>`.
+ * Each feature adds its own job here.
  */
-export const JOBS: Record<string, Job> = {};
+export const JOBS: Record<string, JobEntry> = {
+  cleanup: { run: cleanupJob, everySeconds: () => 3600 },
+  outbox: { run: outboxJob, everySeconds: (config) => config.OUTBOX_POLL_INTERVAL },
+};

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 import { Semaphore } from '../core/semaphore.js';
 
@@ -28,7 +29,7 @@ export async function createArgon2Hasher(params: Argon2Params = PRODUCTION_ARGON
   // Algorithm.Argon2id is an ambient const enum; its value is 2.
   const options = { algorithm: 2 as const, ...params };
   const marker = `$argon2id$v=19$m=${params.memoryCost},t=${params.timeCost},p=${params.parallelism}$`;
-  const dummyHash = await hash(`dummy-${Math.random()}-${Date.now()}`, options);
+  const dummyHash = await hash(randomBytes(16).toString('hex'), options);
   return {
     hash: (password) => gate.run(() => hash(password, options)),
     verify: (encoded, password) => gate.run(async () => {

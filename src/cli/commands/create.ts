@@ -2,6 +2,7 @@ import type { Env } from '../../config/load.js';
 import { migrateToLatest } from '../../db/migrator.js';
 import { seed } from '../../db/seed/seed.js';
 import { print, printJson, UsageError } from '../output.js';
+import { APP_CREATE_USAGE, USER_CREATE_USAGE } from '../usage.js';
 import { withRuntime } from './database.js';
 
 export interface AppCreateOptions {
@@ -16,7 +17,7 @@ const isHttpUrl = (value: string): boolean => {
 };
 
 export async function appCreateCommand(env: Env, opts: AppCreateOptions): Promise<void> {
-  if (!opts.name?.trim()) throw new UsageError('app create: --name is required');
+  if (!opts.name?.trim()) throw new UsageError(`app create: --name is required (usage: gatehouse ${APP_CREATE_USAGE})`);
   for (const uri of opts.redirectUris) if (!isHttpUrl(uri)) throw new UsageError(`app create: --redirect-uri ${uri} is not an http(s) URL`);
   for (const origin of opts.origins) {
     if (!isHttpUrl(origin) || new URL(origin).origin !== origin) throw new UsageError(`app create: --origin ${origin} must be a bare origin such as https://app.example.com`);
@@ -51,8 +52,8 @@ export interface UserCreateOptions {
 }
 
 export async function userCreateCommand(env: Env, opts: UserCreateOptions): Promise<void> {
-  if (!opts.email) throw new UsageError('user create: --email is required');
-  if (!opts.password) throw new UsageError('user create: --password is required');
+  if (!opts.email) throw new UsageError(`user create: --email is required (usage: gatehouse ${USER_CREATE_USAGE})`);
+  if (!opts.password) throw new UsageError(`user create: --password is required (usage: gatehouse ${USER_CREATE_USAGE})`);
   await withRuntime(env, async ({ database, container }) => {
     await migrateToLatest(database.db);
     await seed(database.db);

@@ -13,7 +13,7 @@ export async function jobsRunCommand(env: Env, name: string | undefined): Promis
     await migrateToLatest(database.db);
     const started = Date.now();
     print(`Running ${name}…`);
-    const result = await job(container, (line) => print(`  ${line}`));
+    const result = await job.run(container, (line) => print(`  ${line}`));
     print(`${name}: ${result.summary} (${Date.now() - started} ms)`);
   });
 }

@@ -28,6 +28,11 @@ export function registerCors(app: FastifyInstance, applications: ApplicationServ
     return reply.code(204).send();
   });
 
+  // A preflight may target any API path, and no route declares OPTIONS: without this catch-all it would
+  // fall through to the 404/405 handler, which runs outside this plugin's hooks. The hook above answers
+  // preflights; any other OPTIONS request goes on to the 404/405 handler.
+  app.options('/*', { schema: { hide: true }, config: { appAuth: false } }, async (_req, reply) => reply.callNotFound());
+
   app.addHook('onSend', async (req: FastifyRequest, reply, payload) => {
     const origin = req.headers.origin;
     if (!origin) return payload;

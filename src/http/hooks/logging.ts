@@ -23,5 +23,5 @@ export const requestSerializer = (req: FastifyRequest) => ({
 
 export const REDACT_PATHS = [
   'req.headers.authorization', 'req.headers["x-access-secret"]', 'req.headers.cookie', 'res.headers["set-cookie"]',
-  '*.password', '*.access_token', '*.refresh_token', '*.token', '*.code', '*.otp_code', '*.totp_code', '*.secret',
+  '*.password', '*.access_token', '*.refresh_token', '*.otp_code', '*.totp_code', '*.access_secret', '*.secret',
 ];

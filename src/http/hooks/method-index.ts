@@ -9,7 +9,9 @@ export function createMethodIndex(app: FastifyInstance) {
   const router = FindMyWay({ ignoreTrailingSlash: true });
   const methods = new Map<string, Set<string>>();
   app.addHook('onRoute', (route) => {
-    const list = Array.isArray(route.method) ? route.method : [route.method];
+    // OPTIONS is answered on every API path by the CORS preflight route; it is no path's own method.
+    const list = (Array.isArray(route.method) ? route.method : [route.method]).filter((m) => m.toUpperCase() !== 'OPTIONS');
+    if (list.length === 0) return;
     let set = methods.get(route.url);
     if (!set) {
       set = new Set();

@@ -26,6 +26,7 @@ export function registerRequestContext(app: FastifyInstance, trustedProxies: rea
   const resolveIp = clientIpResolver(trustedProxies);
   app.decorateRequest('clientIp', '');
   app.decorateRequest('application', null);
+  app.decorateRequest('auth', null);
   app.addHook('onRequest', async (req, reply) => {
     req.clientIp = resolveIp(req.raw);
     reply.header('x-request-id', req.id);

@@ -1,4 +1,5 @@
-import type { Executor, NewRow, Row } from '../../db/database.js';
+import type { Executor, NewRow, Row, RowUpdate } from '../../db/database.js';
+import { containsPattern, type Order } from '../rbac/listing.js';
 
 export type ApplicationRow = Omit<Row<'applications'>, 'secret_hash'>;
 
@@ -25,3 +26,35 @@ export const countApplications = async (db: Executor): Promise<number> =>
 /** Every allowed origin of every active application (CORS preflights carry no credentials). */
 export const listActiveOrigins = (db: Executor) =>
   db.selectFrom('applications').select('allowed_origins').where('is_active', '=', true).execute();
+
+export type ApplicationOrderColumn = 'name' | 'created_at' | 'updated_at';
+
+export interface ApplicationFilter {
+  search?: string;
+  isActive?: boolean;
+}
+
+function filtered(db: Executor, f: ApplicationFilter) {
+  let q = db.selectFrom('applications');
+  if (f.search) {
+    const pattern = containsPattern(f.search);
+    q = q.where((eb) => eb.or([eb('name', 'ilike', pattern), eb('description', 'ilike', pattern)]));
+  }
+  if (f.isActive !== undefined) q = q.where('is_active', '=', f.isActive);
+  return q;
+}
+
+export async function listApplications(db: Executor, f: ApplicationFilter, order: Order<ApplicationOrderColumn>, limit: number, offset: number) {
+  const [rows, total] = await Promise.all([
+    filtered(db, f).select(PUBLIC_COLUMNS).orderBy(order.column, order.direction).orderBy('id', order.direction)
+      .limit(limit).offset(offset).execute(),
+    filtered(db, f).select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, count: Number(total.n) };
+}
+
+export const updateApplication = (db: Executor, id: number, values: RowUpdate<'applications'>) =>
+  db.updateTable('applications').set(values).where('id', '=', id).returning(PUBLIC_COLUMNS).executeTakeFirst();
+
+export const deleteApplication = (db: Executor, id: number) =>
+  db.deleteFrom('applications').where('id', '=', id).executeTakeFirst().then((r) => Number(r.numDeletedRows));

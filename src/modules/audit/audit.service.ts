@@ -1,4 +1,5 @@
 import type { Config } from '../../config/settings.js';
+import type { Clock } from '../../core/clock.js';
 import type { Db, Executor } from '../../db/database.js';
 import * as repo from './audit.repo.js';
 
@@ -15,13 +16,13 @@ export interface AuditEventInput {
   details?: Record<string, unknown>;
 }
 
-type Deps = { db: Db; config: Pick<Config, 'AUDIT_LOGGING_ENABLED'> };
+type Deps = { db: Db; clock: Clock; config: Pick<Config, 'AUDIT_LOGGING_ENABLED'> };
 
 /**
  * Audit events. Routine events follow SVC_AUDIT_LOGGING_ENABLED; security events (severity warning or
  * critical) are always written. Pass `trx` to write inside the caller's transaction.
  */
-export function createAuditService({ db, config }: Deps) {
+export function createAuditService({ db, clock, config }: Deps) {
   async function record(event: AuditEventInput, trx: Executor = db): Promise<number | null> {
     const severity = event.severity ?? 'info';
     if (!config.AUDIT_LOGGING_ENABLED && severity === 'info') return null;
@@ -29,6 +30,7 @@ export function createAuditService({ db, config }: Deps) {
       ...event,
       severity,
       details: JSON.stringify(event.details ?? {}),
+      created_at: clock.now(),
     });
     return row.id;
   }

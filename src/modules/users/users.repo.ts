@@ -19,3 +19,44 @@ export const insertUserRoles = (db: Executor, userId: number, roleIds: number[],
   roleIds.length === 0 ? Promise.resolve([]) : db.insertInto('user_roles')
     .values(roleIds.map((role_id) => ({ user_id: userId, role_id, assigned_by: assignedBy })))
     .onConflict((oc) => oc.columns(['user_id', 'role_id']).doNothing()).execute();
+
+/** Everything a sign-in decision needs, and nothing that is not. */
+const LOGIN_COLUMNS = ['id', 'email', 'phone', 'password_hash', 'has_usable_password', 'is_active', 'is_banned', 'deleted_at',
+  'locked_until', 'failed_login_count', 'lockout_count', 'must_change_password', 'is_2fa_enabled', 'is_staff',
+  'is_superuser', 'max_sessions', 'max_devices', 'tokens_valid_after'] as const;
+
+export const findUserForLogin = (db: Executor, by: { email: string } | { phone: string }) =>
+  db.selectFrom('users').select(LOGIN_COLUMNS)
+    .where('email' in by ? 'email' : 'phone', '=', 'email' in by ? by.email : by.phone).executeTakeFirst();
+
+export const findUserForLoginById = (db: Executor, id: number) =>
+  db.selectFrom('users').select(LOGIN_COLUMNS).where('id', '=', id).executeTakeFirst();
+
+export type LoginUser = NonNullable<Awaited<ReturnType<typeof findUserForLoginById>>>;
+
+/** The public user fields of SPEC.md "User" and "Profile". */
+export const PUBLIC_USER_COLUMNS = ['id', 'email', 'username', 'phone', 'avatar', 'bio', 'timezone', 'language', 'first_name',
+  'last_name', 'is_active', 'is_email_verified', 'is_phone_verified', 'is_2fa_enabled', 'is_superuser', 'is_staff',
+  'has_usable_password', 'must_change_password', 'created_at', 'last_login', 'custom_fields', 'preferences'] as const;
+
+export const findPublicUser = (db: Executor, id: number) =>
+  db.selectFrom('users').select(PUBLIC_USER_COLUMNS).where('id', '=', id).executeTakeFirst();
+
+export type PublicUser = NonNullable<Awaited<ReturnType<typeof findPublicUser>>>;
+
+export const setPasswordHash = (db: Executor, id: number, hash: string) =>
+  db.updateTable('users').set({ password_hash: hash }).where('id', '=', id).execute();
+
+/**
+ * Records a successful login and clears the failure counters. With `unlessLocked`, an account locked meanwhile
+ * is left as it is and undefined is answered.
+ */
+export function recordLogin(db: Executor, id: number, now: Date, unlessLocked = false) {
+  let query = db.updateTable('users').set({ last_login: now, failed_login_count: 0, lockout_count: 0, locked_until: null })
+    .where('id', '=', id);
+  if (unlessLocked) query = query.where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]));
+  return query.returning('id').executeTakeFirst();
+}
+
+export const setTokensValidAfter = (db: Executor, id: number, when: Date) =>
+  db.updateTable('users').set({ tokens_valid_after: when, updated_at: when }).where('id', '=', id).execute();

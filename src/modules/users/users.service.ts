@@ -1,6 +1,8 @@
 import type { Config } from '../../config/settings.js';
+import type { Clock } from '../../core/clock.js';
 import { AppError, type FieldErrors } from '../../core/errors.js';
 import type { Db } from '../../db/database.js';
+import { isUniqueViolation } from '../../db/errors.js';
 import type { PasswordHasher } from '../../security/password-hash.js';
 import { checkPasswordRules } from '../passwords/password-policy.js';
 import { isValidEmail, normalizeEmail, normalizePhone } from './contact.js';
@@ -20,9 +22,9 @@ export interface CreateUserInput {
   verified?: boolean;
 }
 
-type Deps = { db: Db; hasher: PasswordHasher; config: Config };
+type Deps = { db: Db; clock: Clock; hasher: PasswordHasher; config: Config };
 
-export function createUserService({ db, hasher, config }: Deps) {
+export function createUserService({ db, clock, hasher, config }: Deps) {
   /** Creates an account with its default roles plus `roles`. Problems answer 400 validation per field. */
   async function create(input: CreateUserInput) {
     const errors: FieldErrors = {};
@@ -44,6 +46,21 @@ export function createUserService({ db, hasher, config }: Deps) {
     if (Object.keys(errors).length) throw AppError.validation(errors);
 
     const passwordHash = input.password ? await hasher.hash(input.password) : null;
+    try {
+      return await insertWithRoles(input, { email, phone, passwordHash, roleIds: roles.map((r) => r.id) });
+    } catch (err) {
+      // Two requests racing for one email or phone both pass the checks above: the unique index decides.
+      if (!isUniqueViolation(err)) throw err;
+      const constraint = (err as { constraint?: unknown }).constraint;
+      throw AppError.validation(constraint === 'users_phone_key'
+        ? { phone: ['A user with this phone number already exists.'] }
+        : { email: ['A user with this email already exists.'] });
+    }
+  }
+
+  type Prepared = { email: string | null; phone: string | null; passwordHash: string | null; roleIds: number[] };
+
+  function insertWithRoles(input: CreateUserInput, { email, phone, passwordHash, roleIds }: Prepared) {
     return db.transaction().execute(async (trx) => {
       const user = await repo.insertUser(trx, {
         email,
@@ -59,9 +76,11 @@ export function createUserService({ db, hasher, config }: Deps) {
         is_phone_verified: Boolean(input.verified && phone),
         custom_fields: null,
         preferences: JSON.stringify({ email_notifications: true, sms_notifications: false, marketing_emails: false }),
+        created_at: clock.now(),
+        updated_at: clock.now(),
       });
       const defaults = await repo.findDefaultRoles(trx);
-      await repo.insertUserRoles(trx, user.id, [...new Set([...defaults, ...roles].map((r) => r.id))]);
+      await repo.insertUserRoles(trx, user.id, [...new Set([...defaults.map((r) => r.id), ...roleIds])]);
       return user;
     });
   }

@@ -1,0 +1,23 @@
+/** Values every part of the benchmark agrees on: the seeded accounts and the password-hash parameters. */
+
+/** DECISIONS.md: argon2id m=19456 KiB, t=2, p=1; the same for Gatehouse, the raw baseline and the peer. */
+export const ARGON2 = { algorithm: 2 as const, memoryCost: 19456, timeCost: 2, parallelism: 1 };
+
+/** `SVC_PASSWORD_HASH_CONCURRENCY`'s default: hashes computed at once. */
+export const HASH_CONCURRENCY = 4;
+
+/** `SVC_DATABASE_POOL_SIZE`'s default: the bare baselines and the peer get the same pool. */
+export const POOL_SIZE = 10;
+
+/** Long enough for the `medium` preset's 12-character minimum. */
+export const BENCH_PASSWORD = 'bench-password-2024';
+
+/** The seeded accounts are `bench-user-1@example.com` … `bench-user-N@example.com`. */
+export const userEmail = (i: number): string => `bench-user-${i}@example.com`;
+
+export const POSTGRES_ADMIN_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
+
+export const databaseUrl = (name: string): string => `postgres://postgres@127.0.0.1:5432/${name}`;
+
+/** One database per system under test, dropped and recreated on every run. */
+export const DATABASES = { gatehouse: 'gatehouse_bench', betterAuth: 'betterauth_bench', baseline: 'baseline_bench' } as const;

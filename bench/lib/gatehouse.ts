@@ -1,0 +1,83 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCommand } from './children.js';
+import { DATABASES, HASH_CONCURRENCY, POOL_SIZE, databaseUrl } from './fixtures.js';
+import { ROOT, cleanEnv, startServer, stopServer, tsNode, type ServerFigures, type ServerRun } from './servers.js';
+
+/** Starts Gatehouse (built, through its `gatehouse` bin) on PostgreSQL or PGlite, prepared for the scenarios. */
+
+export type DatabaseKind = 'postgres' | 'pglite';
+export const API_PREFIX = '/api/v1/auth/';
+const BIN = join(ROOT, 'bin/gatehouse.js');
+
+export interface Gatehouse {
+  run: ServerRun;
+  accessKey: string;
+  accessSecret: string;
+  /** Servers started and stopped on the way (PGlite: the start-up on a fresh data dir). */
+  stopped: ServerFigures[];
+  /** Removes the scratch directory (and the PGlite data dir in it); call after the server stopped. */
+  cleanup(): void;
+}
+
+/** The `medium` preset (refresh rotation on), with what would distort a load test switched off. */
+function settings(kind: DatabaseKind, workDir: string): Record<string, string> {
+  return {
+    SVC_SHORTCUT_SECURE_MODE: 'medium',
+    SVC_DEBUG: 'false',
+    SVC_JWT_SECRET_KEY: randomBytes(48).toString('base64url'),
+    SVC_RATE_LIMITING_ENABLED: 'false',
+    SVC_BREACH_CHECK_ENABLED: 'false',
+    SVC_LOG_LEVEL: 'warn',
+    SVC_PASSWORD_HASH_CONCURRENCY: String(HASH_CONCURRENCY),
+    SVC_DATABASE_POOL_SIZE: String(POOL_SIZE),
+    ...(kind === 'postgres' ? { SVC_DATABASE_URL: databaseUrl(DATABASES.gatehouse) } : { SVC_DATA_DIR: join(workDir, 'data') }),
+  };
+}
+
+/** The working directory is a scratch directory, so a developer's `.env` does not change what is measured. */
+const cli = (env: Record<string, string>, cwd: string, ...args: string[]) =>
+  runCommand(process.execPath, [BIN, ...args], { cwd, env: cleanEnv(env), timeoutMs: 120_000 });
+
+const serve = (name: string, env: Record<string, string>, cwd: string) =>
+  startServer(name, [BIN, 'serve'], { env, cwd, readyPath: '/health/ready' });
+
+async function createApp(env: Record<string, string>, cwd: string) {
+  const out = await cli(env, cwd, 'app', 'create', '--name', 'Benchmark', '--json');
+  const line = out.trim().split('\n').filter((l) => l.startsWith('{')).at(-1);
+  const app = JSON.parse(line ?? '{}') as { access_key?: string; access_secret?: string };
+  if (!app.access_key || !app.access_secret) throw new Error(`app create printed no credentials:\n${out}`);
+  return { accessKey: app.access_key, accessSecret: app.access_secret };
+}
+
+const seedUsers = (env: Record<string, string>, count: number, hash: string) =>
+  runCommand(process.execPath, tsNode('setup/seed-users.ts', String(count), hash), { cwd: ROOT, env: cleanEnv(env), timeoutMs: 300_000 });
+
+/**
+ * PostgreSQL: migrate, seed and create the application through the CLI, seed the accounts, then serve.
+ * PGlite: serve on an empty data dir (fresh start-up, migrations included), stop, create the application and seed
+ * the accounts, serve again on the same dir (existing start-up). The database must exist and be empty.
+ */
+export async function startGatehouse(kind: DatabaseKind, userCount: number, hash: string): Promise<Gatehouse> {
+  const workDir = mkdtempSync(join(tmpdir(), `gatehouse-bench-${kind}-`));
+  const cleanup = () => rmSync(workDir, { recursive: true, force: true });
+  const env = settings(kind, workDir);
+  const stopped: ServerFigures[] = [];
+  try {
+    if (kind === 'postgres') {
+      await cli(env, workDir, 'migrate');
+      await cli(env, workDir, 'seed');
+    } else {
+      stopped.push(await stopServer(await serve('Gatehouse · PGlite, fresh data dir (migrates)', env, workDir)));
+    }
+    const app = await createApp(env, workDir);
+    await seedUsers(env, userCount, hash);
+    const run = await serve(kind === 'postgres' ? 'Gatehouse · PostgreSQL, migrated database' : 'Gatehouse · PGlite, existing data dir', env, workDir);
+    return { run, ...app, stopped, cleanup };
+  } catch (err) {
+    cleanup();
+    throw err;
+  }
+}

@@ -1,0 +1,77 @@
+import { parseArgs } from 'node:util';
+import type { DatabaseKind } from './gatehouse.js';
+
+export const GATEHOUSE_SCENARIOS = ['login', 'me', 'refresh', 'login-failed', 'register'] as const;
+export const BASELINES = ['argon2-verify', 'bare-select', 'bare-insert-update'] as const;
+export const PEER_SCENARIOS = ['better-auth-sign-in', 'better-auth-get-session'] as const;
+/** `startup` alone starts each selected Gatehouse and measures its start-up, without load. */
+const ALL = [...BASELINES, ...GATEHOUSE_SCENARIOS, ...PEER_SCENARIOS, 'startup'] as const;
+const GROUPS: Record<string, readonly string[]> = {
+  baselines: BASELINES, gatehouse: GATEHOUSE_SCENARIOS, 'better-auth': PEER_SCENARIOS,
+};
+
+export const USAGE = `Usage: npm run bench -- [options]
+
+  --duration <s>       measured seconds per scenario (default 10)
+  --warmup <s>         unmeasured seconds before each scenario (default 2)
+  --connections <n>    concurrent connections of the load generator (default 16)
+  --users <n>          seeded accounts per system (default 1000)
+  --db <list>          Gatehouse databases: postgres,pglite (default both)
+  --only <list>        scenarios or groups, comma-separated (default all):
+                       ${ALL.join(', ')};
+                       groups: ${Object.keys(GROUPS).join(', ')}
+  --write-readme       also replace the results section of bench/README.md
+  --no-build           do not rebuild dist/ even when it is older than src/
+  -h, --help           this text
+`;
+
+export interface Options {
+  durationS: number;
+  warmupS: number;
+  connections: number;
+  users: number;
+  databases: DatabaseKind[];
+  only: Set<string>;
+  writeReadme: boolean;
+  build: boolean;
+}
+
+function positiveInt(name: string, value: string | undefined, fallback: number, min: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min) throw new Error(`--${name} must be an integer ≥ ${min}, got "${value}"`);
+  return n;
+}
+
+const list = (value: string | undefined) => (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+
+export function parseOptions(argv: string[]): Options | null {
+  const { values } = parseArgs({
+    args: argv, strict: true,
+    options: {
+      duration: { type: 'string' }, warmup: { type: 'string' }, connections: { type: 'string' }, users: { type: 'string' },
+      db: { type: 'string' }, only: { type: 'string' }, 'write-readme': { type: 'boolean' }, 'no-build': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) return null;
+  const databases = values.db ? list(values.db) : ['postgres', 'pglite'];
+  for (const db of databases) if (db !== 'postgres' && db !== 'pglite') throw new Error(`--db: unknown database "${db}"`);
+  const only = new Set<string>();
+  for (const name of values.only ? list(values.only) : ALL) {
+    const group = GROUPS[name];
+    if (group) group.forEach((s) => only.add(s));
+    else if ((ALL as readonly string[]).includes(name)) only.add(name);
+    else throw new Error(`--only: unknown scenario or group "${name}"`);
+  }
+  return {
+    durationS: positiveInt('duration', values.duration, 10, 1),
+    warmupS: positiveInt('warmup', values.warmup, 2, 0),
+    connections: positiveInt('connections', values.connections, 16, 1),
+    users: positiveInt('users', values.users, 1000, 1),
+    databases: databases as DatabaseKind[],
+    only,
+    writeReadme: Boolean(values['write-readme']),
+    build: !values['no-build'],
+  };
+}

@@ -1,0 +1,96 @@
+import { randomBytes } from 'node:crypto';
+import { runCommand } from './children.js';
+import { BENCH_PASSWORD, DATABASES, HASH_CONCURRENCY, databaseUrl } from './fixtures.js';
+import { API_PREFIX, startGatehouse, type DatabaseKind } from './gatehouse.js';
+import { runLoad } from './load.js';
+import type { Options } from './options.js';
+import { fromLoad, type Report, type System } from './report.js';
+import { ROOT, cleanEnv, startServer, stopServer, tsNode, type ServerRun } from './servers.js';
+import type { LoadJob, LoadKind } from './types.js';
+
+/** The three parts of a run: baselines, Gatehouse on each database, the peer. One server at a time. */
+
+export interface RunContext {
+  opts: Options;
+  report: Report;
+  runId: string;
+  /** The argon2id hash of BENCH_PASSWORD every seeded account gets. */
+  seedHash: string;
+}
+
+const log = (message: string) => process.stderr.write(`${message}\n`);
+
+function job(ctx: RunContext, kind: LoadKind, run: ServerRun, extra: Partial<LoadJob> = {}): LoadJob {
+  const { durationS, warmupS, connections, users } = ctx.opts;
+  return { kind, origin: run.origin, userCount: users, password: BENCH_PASSWORD, durationS, warmupS, connections, runId: ctx.runId, ...extra };
+}
+
+async function measure(ctx: RunContext, system: System, scenario: string, load: LoadJob): Promise<void> {
+  log(`  ${scenario}: ${ctx.opts.warmupS} s warm-up + ${ctx.opts.durationS} s…`);
+  try {
+    ctx.report.scenarios.push(fromLoad(system, scenario, await runLoad(load)));
+  } catch (err) {
+    ctx.report.failures.push(`${system} ${scenario}: ${(err as Error).message}`);
+    log(`  ${scenario} failed: ${(err as Error).message}`);
+  }
+}
+
+/** Runs `body` against a started server, then records the server's start-up and peak RSS and stops it. */
+async function withServer(ctx: RunContext, start: () => Promise<ServerRun>, body: (run: ServerRun) => Promise<void>): Promise<void> {
+  const run = await start();
+  try {
+    await body(run);
+  } finally {
+    ctx.report.servers.push(await stopServer(run));
+  }
+}
+
+export async function runBaselines(ctx: RunContext): Promise<void> {
+  const { opts } = ctx;
+  if (opts.only.has('argon2-verify')) {
+    log(`Baseline: raw argon2id verify, ${HASH_CONCURRENCY} at a time, ${opts.warmupS} s warm-up + ${opts.durationS} s…`);
+    const out = await runCommand(process.execPath, tsNode('baselines/argon2-verify.ts', String(opts.warmupS), String(opts.durationS),
+      String(HASH_CONCURRENCY)), { cwd: ROOT, env: cleanEnv({}), timeoutMs: (opts.warmupS + opts.durationS + 60) * 1000 });
+    const r = JSON.parse(out.trim().split('\n').at(-1) ?? '{}') as { rps: number; p50: number; p99: number; count: number };
+    ctx.report.scenarios.push({ system: 'baseline', scenario: 'argon2-verify', rps: r.rps, p50_ms: r.p50, p99_ms: r.p99,
+      requests: r.count, expected_status: null, unexpected: 0, errors: 0, status_counts: {} });
+  }
+  const bare = [['bare-select', 'select'], ['bare-insert-update', 'insert + update']] as const;
+  for (const [scenario, label] of bare) {
+    if (!opts.only.has(scenario)) continue;
+    log(`Baseline: bare Fastify, ${label}`);
+    await withServer(ctx, () => startServer(`Bare Fastify · ${label}`, tsNode('servers/bare.ts', String(opts.users)),
+      { env: { DATABASE_URL: databaseUrl(DATABASES.baseline) }, readyPath: '/health' }),
+    (run) => measure(ctx, 'baseline', scenario, job(ctx, scenario, run)));
+  }
+}
+
+export async function runGatehouse(ctx: RunContext, kind: DatabaseKind): Promise<void> {
+  const scenarios = (['login', 'me', 'refresh', 'login-failed', 'register'] as const).filter((s) => ctx.opts.only.has(s));
+  if (!scenarios.length && !ctx.opts.only.has('startup')) return;
+  log(`Gatehouse on ${kind === 'postgres' ? 'PostgreSQL' : 'PGlite'}: preparing (migrate, seed, ${ctx.opts.users} accounts)…`);
+  const gatehouse = await startGatehouse(kind, ctx.opts.users, ctx.seedHash);
+  ctx.report.servers.push(...gatehouse.stopped);
+  const system: System = `gatehouse-${kind}`;
+  const creds = { apiPrefix: API_PREFIX, accessKey: gatehouse.accessKey, accessSecret: gatehouse.accessSecret };
+  try {
+    await withServer(ctx, async () => gatehouse.run, async (run) => {
+      for (const scenario of scenarios) await measure(ctx, system, scenario, job(ctx, `gatehouse-${scenario}`, run, creds));
+    });
+  } finally {
+    gatehouse.cleanup();
+  }
+}
+
+export async function runPeer(ctx: RunContext): Promise<void> {
+  const scenarios = (['better-auth-sign-in', 'better-auth-get-session'] as const).filter((s) => ctx.opts.only.has(s));
+  if (!scenarios.length) return;
+  log(`better-auth on PostgreSQL: preparing (its migrations, ${ctx.opts.users} accounts)…`);
+  const env = { DATABASE_URL: databaseUrl(DATABASES.betterAuth), BETTER_AUTH_SECRET: randomBytes(32).toString('base64url') };
+  await runCommand(process.execPath, tsNode('servers/better-auth.ts', 'prepare', String(ctx.opts.users), ctx.seedHash),
+    { cwd: ROOT, env: cleanEnv(env), timeoutMs: 120_000 });
+  await withServer(ctx, () => startServer('better-auth · PostgreSQL', tsNode('servers/better-auth.ts', 'serve'), { env, readyPath: '/health' }),
+    async (run) => {
+      for (const scenario of scenarios) await measure(ctx, 'better-auth', scenario, job(ctx, scenario, run));
+    });
+}

@@ -1,0 +1,45 @@
+/** Shapes exchanged between the orchestrator (`bench/run.ts`) and its child processes. */
+
+/** The request mixes the load generator knows how to send. */
+export type LoadKind =
+  | 'gatehouse-login' | 'gatehouse-me' | 'gatehouse-refresh' | 'gatehouse-login-failed' | 'gatehouse-register'
+  | 'better-auth-sign-in' | 'better-auth-get-session'
+  | 'bare-select' | 'bare-insert-update';
+
+/** What the load child needs to prepare and drive one scenario. */
+export interface LoadJob {
+  kind: LoadKind;
+  /** `http://127.0.0.1:<port>` */
+  origin: string;
+  /** Gatehouse only: the API prefix and the application credentials. */
+  apiPrefix?: string;
+  accessKey?: string;
+  accessSecret?: string;
+  /** Seeded accounts (`userEmail(1..count)`) or, for the bare baselines, seeded rows. */
+  userCount: number;
+  password: string;
+  durationS: number;
+  warmupS: number;
+  connections: number;
+  /** Makes generated e-mail addresses unique across runs against a reused database. */
+  runId: string;
+}
+
+/** One measured scenario. Latencies in milliseconds. */
+export interface LoadResult {
+  /** Responses with the status the scenario expects, per second of the measured run. */
+  rps: number;
+  p50: number;
+  p99: number;
+  /** All responses and failures seen in the measured run. */
+  requests: number;
+  expectedStatus: number;
+  /** Responses with any other status. */
+  unexpected: number;
+  /** Connection errors and timeouts. */
+  errors: number;
+  statusCounts: Record<string, number>;
+  durationS: number;
+}
+
+export type WorkerMessage = { ok: true; result: LoadResult } | { ok: false; error: string };

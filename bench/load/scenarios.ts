@@ -1,0 +1,129 @@
+import type { Request } from 'autocannon';
+import { userEmail } from '../lib/fixtures.js';
+import type { LoadJob, LoadKind } from '../lib/types.js';
+import { betterAuthCookies, gatehouseHeaders, gatehouseLogins } from './prepare.js';
+
+/** One scenario as autocannon sends it: a single request whose `setupRequest` varies the body or credentials. */
+export interface Scenario {
+  path: string;
+  method: 'GET' | 'POST';
+  headers: Record<string, string>;
+  request: Request;
+  expectedStatus: number;
+}
+
+const json = (value: unknown) => JSON.stringify(value);
+
+/** Cycles through 1..n, shared by every connection of the load child. */
+function roundRobin(n: number) {
+  let next = 0;
+  return () => (next++ % n) + 1;
+}
+
+/** Unique per request across warm-up and measurement (both run in this process). */
+function sequence(prefix: string) {
+  let n = 0;
+  return () => `${prefix}-${++n}`;
+}
+
+async function gatehouseLogin(job: LoadJob): Promise<Scenario> {
+  const nextUser = roundRobin(job.userCount);
+  return {
+    path: `${job.apiPrefix}login/email/`, method: 'POST', headers: gatehouseHeaders(job), expectedStatus: 200,
+    request: { setupRequest: (req) => ({ ...req, body: json({ email: userEmail(nextUser()), password: job.password }) }) },
+  };
+}
+
+async function gatehouseMe(job: LoadJob): Promise<Scenario> {
+  const tokens = (await gatehouseLogins(job, Math.min(job.connections, job.userCount))).map((t) => t.access_token);
+  const next = roundRobin(tokens.length);
+  const base = gatehouseHeaders(job);
+  return {
+    path: `${job.apiPrefix}me/`, method: 'GET', headers: base, expectedStatus: 200,
+    request: { setupRequest: (req) => ({ ...req, headers: { ...base, authorization: `Bearer ${tokens[next() - 1]}` } }) },
+  };
+}
+
+/**
+ * Rotation retires a refresh token on use; presenting it again after the grace window ends the session. So every
+ * token is sent once: the request takes one from the pool, and its response puts the successor back. The pool
+ * starts with three tokens per connection, as requests cut off at the end of the warm-up lose theirs.
+ */
+async function gatehouseRefresh(job: LoadJob): Promise<Scenario> {
+  const pool = (await gatehouseLogins(job, Math.min(job.connections * 3, job.userCount))).map((t) => t.refresh_token);
+  return {
+    path: `${job.apiPrefix}refresh/`, method: 'POST', headers: gatehouseHeaders(job), expectedStatus: 200,
+    request: {
+      // An empty pool sends a token that cannot work, so the shortfall shows as unexpected responses.
+      setupRequest: (req) => ({ ...req, body: json({ refresh_token: pool.shift() ?? 'pool-exhausted' }) }),
+      onResponse: (status, body) => {
+        if (status !== 200) return;
+        const successor = (JSON.parse(body) as { refresh_token?: string }).refresh_token;
+        if (successor) pool.push(successor);
+      },
+    },
+  };
+}
+
+/** Unknown accounts, a new address each time, so no identifier reaches the lockout threshold. */
+async function gatehouseLoginFailed(job: LoadJob): Promise<Scenario> {
+  const nextEmail = sequence(`nobody-${job.runId}`);
+  return {
+    path: `${job.apiPrefix}login/email/`, method: 'POST', headers: gatehouseHeaders(job), expectedStatus: 401,
+    request: { setupRequest: (req) => ({ ...req, body: json({ email: `${nextEmail()}@example.com`, password: job.password }) }) },
+  };
+}
+
+async function gatehouseRegister(job: LoadJob): Promise<Scenario> {
+  const nextEmail = sequence(`new-${job.runId}`);
+  return {
+    path: `${job.apiPrefix}register/`, method: 'POST', headers: gatehouseHeaders(job), expectedStatus: 201,
+    request: { setupRequest: (req) => ({ ...req, body: json({ email: `${nextEmail()}@example.com`, password: job.password }) }) },
+  };
+}
+
+async function betterAuthSignIn(job: LoadJob): Promise<Scenario> {
+  const nextUser = roundRobin(job.userCount);
+  return {
+    path: '/api/auth/sign-in/email', method: 'POST', expectedStatus: 200,
+    headers: { 'content-type': 'application/json', origin: job.origin },
+    request: { setupRequest: (req) => ({ ...req, body: json({ email: userEmail(nextUser()), password: job.password }) }) },
+  };
+}
+
+async function betterAuthGetSession(job: LoadJob): Promise<Scenario> {
+  const cookies = await betterAuthCookies(job, Math.min(job.connections, job.userCount));
+  const next = roundRobin(cookies.length);
+  return {
+    path: '/api/auth/get-session', method: 'GET', headers: {}, expectedStatus: 200,
+    request: { setupRequest: (req) => ({ ...req, headers: { cookie: cookies[next() - 1]! } }) },
+  };
+}
+
+async function bareSelect(job: LoadJob): Promise<Scenario> {
+  const nextRow = roundRobin(job.userCount);
+  return {
+    path: '/select/1', method: 'GET', headers: {}, expectedStatus: 200,
+    request: { setupRequest: (req) => ({ ...req, path: `/select/${nextRow()}` }) },
+  };
+}
+
+async function bareInsertUpdate(job: LoadJob): Promise<Scenario> {
+  const nextRow = roundRobin(job.userCount);
+  return {
+    path: '/insert-update', method: 'POST', headers: { 'content-type': 'application/json' }, expectedStatus: 200,
+    request: { setupRequest: (req) => ({ ...req, body: json({ id: nextRow() }) }) },
+  };
+}
+
+export const SCENARIOS: Record<LoadKind, (job: LoadJob) => Promise<Scenario>> = {
+  'gatehouse-login': gatehouseLogin,
+  'gatehouse-me': gatehouseMe,
+  'gatehouse-refresh': gatehouseRefresh,
+  'gatehouse-login-failed': gatehouseLoginFailed,
+  'gatehouse-register': gatehouseRegister,
+  'better-auth-sign-in': betterAuthSignIn,
+  'better-auth-get-session': betterAuthGetSession,
+  'bare-select': bareSelect,
+  'bare-insert-update': bareInsertUpdate,
+};

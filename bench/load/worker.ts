@@ -1,0 +1,57 @@
+/**
+ * The load generator: a child process of the orchestrator, never the server's. It receives one LoadJob over IPC,
+ * prepares the scenario (sign-ins for tokens or cookies), runs a warm-up, then the measured run, and replies with
+ * a LoadResult.
+ */
+import autocannon, { type Result } from 'autocannon';
+import type { LoadJob, LoadResult, WorkerMessage } from '../lib/types.js';
+import { SCENARIOS, type Scenario } from './scenarios.js';
+
+function fire(job: LoadJob, scenario: Scenario, durationS: number): Promise<Result> {
+  return autocannon({
+    url: `${job.origin}${scenario.path}`,
+    method: scenario.method,
+    headers: scenario.headers,
+    connections: job.connections,
+    duration: durationS,
+    timeout: 10,
+    requests: [scenario.request],
+  });
+}
+
+function summarize(result: Result, expectedStatus: number): LoadResult {
+  const statusCounts: Record<string, number> = {};
+  for (const [code, { count }] of Object.entries(result.statusCodeStats ?? {})) statusCounts[code] = Number(count);
+  const responses = Object.values(statusCounts).reduce((a, b) => a + b, 0);
+  const expected = statusCounts[String(expectedStatus)] ?? 0;
+  return {
+    rps: result.duration > 0 ? expected / result.duration : 0,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    requests: responses + result.errors,
+    expectedStatus,
+    unexpected: responses - expected,
+    errors: result.errors,
+    statusCounts,
+    durationS: result.duration,
+  };
+}
+
+async function run(job: LoadJob): Promise<LoadResult> {
+  const scenario = await SCENARIOS[job.kind](job);
+  if (job.warmupS > 0) await fire(job, scenario, job.warmupS);
+  return summarize(await fire(job, scenario, job.durationS), scenario.expectedStatus);
+}
+
+const reply = (message: WorkerMessage) => new Promise<void>((resolve) => process.send!(message, () => resolve()));
+
+// Bounded: the orchestrator kills this process if it outlives the job; this is the process's own backstop.
+process.once('message', (job: LoadJob) => {
+  const backstop = setTimeout(() => process.exit(3), (job.warmupS + job.durationS + 180) * 1000);
+  backstop.unref();
+  run(job)
+    .then((result) => reply({ ok: true, result }))
+    .catch((err: unknown) => reply({ ok: false, error: err instanceof Error ? err.message : String(err) }))
+    .finally(() => process.exit(0));
+});
+process.on('disconnect', () => process.exit(0));

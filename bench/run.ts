@@ -1,0 +1,63 @@
+/**
+ * `npm run bench`: measures Gatehouse against the baselines and the peer of DESIGN.md §7 on this machine, prints
+ * the tables and writes bench/results/latest.{json,md}. See bench/README.md.
+ */
+import { loadavg } from 'node:os';
+import { hash } from '@node-rs/argon2';
+import { buildIfNeeded } from './lib/build.js';
+import { installSignalHandlers, stopAll } from './lib/children.js';
+import { ARGON2, BENCH_PASSWORD, DATABASES, HASH_CONCURRENCY, POOL_SIZE } from './lib/fixtures.js';
+import { USAGE, parseOptions } from './lib/options.js';
+import { ensurePostgres, postgresVersion, recreateDatabases } from './lib/postgres.js';
+import { computeRatios, renderText, type Report } from './lib/report.js';
+import { commitId, machine, writeResults } from './lib/results.js';
+import { runBaselines, runGatehouse, runPeer, type RunContext } from './lib/suites.js';
+
+async function main(): Promise<number> {
+  const loadAtStart = loadavg()[0] ?? 0;
+  const opts = parseOptions(process.argv.slice(2));
+  if (!opts) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  installSignalHandlers();
+  if (opts.build) await buildIfNeeded();
+  await ensurePostgres();
+  await recreateDatabases(Object.values(DATABASES));
+  const report: Report = {
+    generated_at: new Date().toISOString(),
+    commit: commitId(),
+    machine: machine(await postgresVersion(), loadAtStart),
+    parameters: {
+      duration_s: opts.durationS, warmup_s: opts.warmupS, connections: opts.connections, seeded_accounts: opts.users,
+      argon2id: `m=${ARGON2.memoryCost} KiB, t=${ARGON2.timeCost}, p=${ARGON2.parallelism}`, hash_concurrency: HASH_CONCURRENCY,
+      db_pool: POOL_SIZE, preset: 'medium (rate limits and breach check off)',
+    },
+    scenarios: [], servers: [], ratios: [], failures: [],
+  };
+  const ctx: RunContext = { opts, report, runId: Date.now().toString(36), seedHash: await hash(BENCH_PASSWORD, ARGON2) };
+  const part = async (name: string, fn: () => Promise<void>) => {
+    try {
+      await fn();
+    } catch (err) {
+      report.failures.push(`${name}: ${(err as Error).message}`);
+      process.stderr.write(`${name} failed: ${(err as Error).message}\n`);
+    }
+  };
+  await part('baselines', () => runBaselines(ctx));
+  for (const kind of opts.databases) await part(`Gatehouse on ${kind}`, () => runGatehouse(ctx, kind));
+  await part('better-auth', () => runPeer(ctx));
+
+  report.ratios = computeRatios(report.scenarios);
+  process.stdout.write(renderText(report));
+  for (const file of writeResults(report, opts.writeReadme)) process.stdout.write(`wrote ${file}\n`);
+  return report.failures.length ? 1 : 0;
+}
+
+main()
+  .then((code) => { process.exitCode = code; })
+  .catch((err: unknown) => {
+    process.stderr.write(`bench: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exitCode = 1;
+  })
+  .finally(() => stopAll());

@@ -1,0 +1,33 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../config/settings.js';
+import { AppError } from '../core/errors.js';
+
+/**
+ * Refresh-token cookie mode (DECISIONS.md): HttpOnly, Secure unless debug, SameSite=Strict, Path = the API
+ * prefix, Max-Age = the refresh lifetime. Requests that rely on the cookie must be JSON and, when the
+ * application lists allowed origins, come from one of them — a cross-site form cannot do either.
+ */
+export function createRefreshCookie(config: Config) {
+  const name = config.REFRESH_TOKEN_COOKIE_NAME;
+  const options = (maxAge: number) => ({
+    httpOnly: true, secure: !config.DEBUG, sameSite: 'strict' as const, path: config.API_PREFIX, maxAge,
+  });
+  return {
+    enabled: config.REFRESH_TOKEN_COOKIE_ENABLED,
+    set: (reply: FastifyReply, raw: string, maxAge: number) => reply.setCookie(name, raw, options(maxAge)),
+    clear: (reply: FastifyReply) => reply.setCookie(name, '', options(0)),
+    /** The refresh token from the body, or — in cookie mode, when the body has none — from the cookie. */
+    read(req: FastifyRequest, fromBody: string | undefined): string | undefined {
+      if (fromBody) return fromBody;
+      if (!config.REFRESH_TOKEN_COOKIE_ENABLED) return undefined;
+      const raw = req.cookies?.[name];
+      if (!raw) return undefined;
+      if (!/^application\/([a-z0-9.+-]*\+)?json\b/i.test(req.headers['content-type'] ?? '')) throw new AppError('UNSUPPORTED_MEDIA_TYPE');
+      const allowed = req.application?.allowed_origins ?? [];
+      if (allowed.length > 0 && !allowed.includes(req.headers.origin ?? '')) throw new AppError('ORIGIN_NOT_ALLOWED');
+      return raw;
+    },
+  };
+}
+
+export type RefreshCookie = ReturnType<typeof createRefreshCookie>;

@@ -1,0 +1,26 @@
+import { addSeconds } from '../core/clock.js';
+import type { Job } from './registry.js';
+
+const DAY = 86_400;
+/** How long ended sessions, expired tokens and login attempts stay visible to administrators. */
+export const RETENTION = { sessionsDays: 30, loginAttemptsDays: 90, lockoutsDays: 1 } as const;
+
+/** Deletes what can no longer matter: expired blacklist entries, long-ended sessions, stale counters. */
+export const cleanupJob: Job = async ({ db, clock }, log) => {
+  const now = clock.now();
+  const sessionCutoff = addSeconds(now, -RETENTION.sessionsDays * DAY);
+  const blacklist = await db.deleteFrom('token_blacklist').where('expires_at', '<', now).executeTakeFirst();
+  log(`${Number(blacklist.numDeletedRows)} expired blacklist entries removed`);
+  const sessions = await db.deleteFrom('sessions')
+    .where((eb) => eb.or([eb('expires_at', '<', sessionCutoff), eb('revoked_at', '<', sessionCutoff)])).executeTakeFirst();
+  log(`${Number(sessions.numDeletedRows)} sessions ended more than ${RETENTION.sessionsDays} days ago removed (with their refresh tokens)`);
+  const attempts = await db.deleteFrom('login_attempts')
+    .where('created_at', '<', addSeconds(now, -RETENTION.loginAttemptsDays * DAY)).executeTakeFirst();
+  log(`${Number(attempts.numDeletedRows)} login attempts older than ${RETENTION.loginAttemptsDays} days removed`);
+  const lockouts = await db.deleteFrom('identifier_lockouts')
+    .where('updated_at', '<', addSeconds(now, -RETENTION.lockoutsDays * DAY))
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)])).executeTakeFirst();
+  log(`${Number(lockouts.numDeletedRows)} stale failure counters of unknown identifiers removed`);
+  const total = [blacklist, sessions, attempts, lockouts].reduce((n, r) => n + Number(r.numDeletedRows), 0);
+  return { summary: `${total} rows removed` };
+};

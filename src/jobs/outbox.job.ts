@@ -1,0 +1,8 @@
+import type { Job } from './registry.js';
+
+/** Delivers due emails and SMS (the server also runs it right after each commit that enqueues one). */
+export const outboxJob: Job = async ({ services }, log) => {
+  const r = await services.outbox.flush();
+  if (r.retried || r.failed) log(`${r.retried} to retry later, ${r.failed} given up`);
+  return { summary: `${r.sent} sent, ${r.expired} dropped as expired, ${r.retried} to retry, ${r.failed} given up` };
+};

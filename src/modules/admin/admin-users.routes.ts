@@ -1,0 +1,53 @@
+import type { FastifyInstance } from 'fastify';
+import { PageOf, toPage } from '../../core/pagination.js';
+import type { RouteDeps } from '../../http/routes.js';
+import { MessageResponse } from '../../http/schema.js';
+import { accessControl } from '../rbac/access.js';
+import { IdParams, pathId } from '../rbac/fields.js';
+import {
+  AdminUserActionResponse, AdminUserDetail, AdminUserListQuery, AdminUserPatchBody, AdminUserSummary, AdminUserUpdatedResponse,
+  BanBody, EmptyBody, LockBody, type AdminUserListInput, type AdminUserPatch, type BanInput, type LockInput,
+} from './admin-users.schemas.js';
+
+const tags = ['admin: users'];
+
+/** SPEC.md "Administration" for accounts: users.view to read, users.manage to change. */
+export default async function adminUserRoutes(app: FastifyInstance, deps: RouteDeps) {
+  const { adminUsers } = deps.container.services;
+  const { requires, actorOf } = accessControl(deps);
+  const view = requires('users.view');
+  const manage = requires('users.manage');
+
+  app.get('/admin/users/', {
+    schema: { tags, querystring: AdminUserListQuery, response: { 200: PageOf(AdminUserSummary) } }, onRequest: view,
+  }, async (req) => {
+    const { results, count, page } = await adminUsers.list(req.query as AdminUserListInput);
+    return toPage(results, count, page, req.url);
+  });
+
+  app.get('/admin/users/:id/', { schema: { tags, params: IdParams, response: { 200: AdminUserDetail } }, onRequest: view },
+    async (req) => adminUsers.get(pathId(req.params)));
+
+  app.patch('/admin/users/:id/', {
+    schema: { tags, params: IdParams, body: AdminUserPatchBody, response: { 200: AdminUserUpdatedResponse } }, onRequest: manage,
+  }, async (req) => adminUsers.update(await actorOf(req), pathId(req.params), req.body as AdminUserPatch));
+
+  app.delete('/admin/users/:id/', { schema: { tags, params: IdParams, response: { 200: MessageResponse } }, onRequest: manage },
+    async (req) => adminUsers.remove(await actorOf(req), pathId(req.params)));
+
+  app.post('/admin/users/:id/ban/', {
+    schema: { tags, params: IdParams, body: BanBody, response: { 200: AdminUserActionResponse } }, onRequest: manage,
+  }, async (req) => adminUsers.ban(await actorOf(req), pathId(req.params), req.body as BanInput));
+
+  app.post('/admin/users/:id/unban/', {
+    schema: { tags, params: IdParams, body: EmptyBody, response: { 200: AdminUserActionResponse } }, onRequest: manage,
+  }, async (req) => adminUsers.unban(await actorOf(req), pathId(req.params)));
+
+  app.post('/admin/users/:id/lock/', {
+    schema: { tags, params: IdParams, body: LockBody, response: { 200: AdminUserActionResponse } }, onRequest: manage,
+  }, async (req) => adminUsers.lock(await actorOf(req), pathId(req.params), req.body as LockInput));
+
+  app.post('/admin/users/:id/unlock/', {
+    schema: { tags, params: IdParams, body: EmptyBody, response: { 200: AdminUserActionResponse } }, onRequest: manage,
+  }, async (req) => adminUsers.unlock(await actorOf(req), pathId(req.params)));
+}

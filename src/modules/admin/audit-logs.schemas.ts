@@ -1,0 +1,44 @@
+import { Type, type Static } from 'typebox';
+import { toIso } from '../../core/clock.js';
+import { Nullable } from '../../http/schema.js';
+import { DateFilter, IdFilter, ListQuery, Ordering } from '../rbac/listing.js';
+import type { AuditEventRow } from './audit-logs.repo.js';
+
+export const AuditLogQuery = ListQuery({
+  user_id: Type.Optional(IdFilter),
+  actor_id: Type.Optional(IdFilter),
+  event_type: Type.Optional(Type.String({ pattern: '^[a-z0-9_.]{1,64}$', description: 'An event type, for example user_banned' })),
+  severity: Type.Optional(Type.Enum(['info', 'warning', 'critical'])),
+  application_id: Type.Optional(IdFilter),
+  ip_address: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  date_from: Type.Optional(DateFilter),
+  date_to: Type.Optional(DateFilter),
+  ordering: Ordering(['created_at', 'event_type', 'severity'] as const, '-created_at'),
+});
+export type AuditLogInput = Static<typeof AuditLogQuery>;
+
+/** One audit event: `user` is the account concerned, `actor` who acted when it was someone else (an administrator). */
+export const AuditLog = Type.Object({
+  id: Type.String(),
+  event_type: Type.String(),
+  severity: Type.String(),
+  user: Nullable(Type.Integer()),
+  user_email: Nullable(Type.String()),
+  actor: Nullable(Type.Integer()),
+  actor_email: Nullable(Type.String()),
+  application: Nullable(Type.Integer()),
+  application_name: Nullable(Type.String()),
+  ip_address: Nullable(Type.String()),
+  user_agent: Nullable(Type.String()),
+  request_id: Nullable(Type.String()),
+  details: Type.Record(Type.String(), Type.Unknown()),
+  created_at: Type.String({ format: 'date-time' }),
+});
+export type AuditLogBody = Static<typeof AuditLog>;
+
+export const toAuditLog = (e: AuditEventRow): AuditLogBody => ({
+  id: String(e.id), event_type: e.event_type, severity: e.severity, user: e.user_id, user_email: e.user_email,
+  actor: e.actor_id, actor_email: e.actor_email, application: e.application_id, application_name: e.application_name,
+  ip_address: e.ip_address, user_agent: e.user_agent, request_id: e.request_id, details: e.details ?? {},
+  created_at: toIso(e.created_at)!,
+});

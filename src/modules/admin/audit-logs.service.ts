@@ -1,0 +1,30 @@
+import { AppError } from '../../core/errors.js';
+import { pageRequest } from '../../core/pagination.js';
+import type { Db } from '../../db/database.js';
+import { dateRange, orderOf } from '../rbac/listing.js';
+import * as repo from './audit-logs.repo.js';
+import { toAuditLog, type AuditLogInput } from './audit-logs.schemas.js';
+
+type Deps = { db: Db };
+
+/** GET admin/audit-logs/ and admin/audit-logs/<id>/: audit events, read-only. */
+export function createAuditLogService({ db }: Deps) {
+  async function list(query: AuditLogInput) {
+    const page = pageRequest(query);
+    const { rows, count } = await repo.listAuditEvents(db, {
+      userId: query.user_id, actorId: query.actor_id, eventType: query.event_type, severity: query.severity,
+      applicationId: query.application_id, ipAddress: query.ip_address?.trim(), ...dateRange(query),
+    }, orderOf<repo.AuditOrderColumn>(query.ordering, '-created_at'), page.pageSize, page.offset);
+    return { results: rows.map(toAuditLog), count, page };
+  }
+
+  async function get(id: number) {
+    const row = await repo.findAuditEvent(db, id);
+    if (!row) throw new AppError('NOT_FOUND');
+    return toAuditLog(row);
+  }
+
+  return { list, get };
+}
+
+export type AuditLogService = ReturnType<typeof createAuditLogService>;

@@ -1,0 +1,57 @@
+import type { FastifyInstance } from 'fastify';
+import { PageOf, toPage } from '../../core/pagination.js';
+import type { RouteDeps } from '../../http/routes.js';
+import { MessageResponse } from '../../http/schema.js';
+import { accessControl } from '../rbac/access.js';
+import { IdParams, pathId } from '../rbac/fields.js';
+import {
+  ApplicationCredentialsResponse, ApplicationListQuery, ApplicationResponse, CreateApplicationBody, PatchApplicationBody,
+  RegenerateBody, ReplaceApplicationBody,
+  type ApplicationListInput, type CreateApplicationInput, type RegenerateInput, type UpdateApplicationInput,
+} from './applications.schemas.js';
+
+const tags = ['applications'];
+
+/** The `applications/` API (DECISIONS.md "Applications"): the secret is shown at creation and regeneration only. */
+export default async function applicationRoutes(app: FastifyInstance, deps: RouteDeps) {
+  const { applications } = deps.container.services;
+  const { requires, actorOf } = accessControl(deps);
+
+  app.get('/applications/', {
+    schema: { tags, querystring: ApplicationListQuery, response: { 200: PageOf(ApplicationResponse) } },
+    onRequest: requires('applications.view'),
+  }, async (req) => {
+    const { results, count, page } = await applications.list(req.query as ApplicationListInput);
+    return toPage(results, count, page, req.url);
+  });
+
+  app.post('/applications/', {
+    schema: { tags, body: CreateApplicationBody, response: { 201: ApplicationCredentialsResponse } },
+    onRequest: requires('applications.manage'),
+  }, async (req, reply) => reply.code(201).send(await applications.register(await actorOf(req), req.body as CreateApplicationInput)));
+
+  app.get('/applications/:id/', {
+    schema: { tags, params: IdParams, response: { 200: ApplicationResponse } },
+    onRequest: requires('applications.view'),
+  }, async (req) => applications.get(pathId(req.params)));
+
+  app.put('/applications/:id/', {
+    schema: { tags, params: IdParams, body: ReplaceApplicationBody, response: { 200: ApplicationResponse } },
+    onRequest: requires('applications.manage'),
+  }, async (req) => applications.update(await actorOf(req), pathId(req.params), req.body as UpdateApplicationInput));
+
+  app.patch('/applications/:id/', {
+    schema: { tags, params: IdParams, body: PatchApplicationBody, response: { 200: ApplicationResponse } },
+    onRequest: requires('applications.manage'),
+  }, async (req) => applications.update(await actorOf(req), pathId(req.params), req.body as UpdateApplicationInput));
+
+  app.delete('/applications/:id/', {
+    schema: { tags, params: IdParams, response: { 200: MessageResponse } },
+    onRequest: requires('applications.manage'),
+  }, async (req) => applications.remove(await actorOf(req), pathId(req.params)));
+
+  app.post('/applications/:id/regenerate/', {
+    schema: { tags, params: IdParams, body: RegenerateBody, response: { 200: ApplicationCredentialsResponse } },
+    onRequest: requires('applications.manage'),
+  }, async (req) => applications.regenerate(await actorOf(req), pathId(req.params), (req.body as RegenerateInput).confirmation));
+}

@@ -1,0 +1,79 @@
+import { Type, type Static } from 'typebox';
+import { toIso } from '../../core/clock.js';
+import { Body, Nullable } from '../../http/schema.js';
+import { ListQuery, Ordering, SearchText } from '../rbac/listing.js';
+import type { ApplicationRow } from './applications.repo.js';
+
+const Name = Type.String({ minLength: 1, maxLength: 100 });
+const Description = Type.String({ maxLength: 1000 });
+const RedirectUris = Type.Array(Type.String({ maxLength: 2048 }), { maxItems: 50,
+  description: 'Absolute http(s) URLs, matched exactly (social callbacks, magic-link validation_url)' });
+const AllowedOrigins = Type.Array(Type.String({ maxLength: 2048 }), { maxItems: 50,
+  description: 'Bare origins (scheme://host[:port]) allowed to call the API from a browser' });
+
+export const APPLICATION_ORDERING = ['name', 'created_at', 'updated_at'] as const;
+
+export const ApplicationListQuery = ListQuery({
+  search: Type.Optional(SearchText),
+  is_active: Type.Optional(Type.Boolean()),
+  ordering: Ordering(APPLICATION_ORDERING, 'name'),
+});
+export type ApplicationListInput = Static<typeof ApplicationListQuery>;
+
+export const CreateApplicationBody = Body({
+  name: Name,
+  description: Type.Optional(Description),
+  redirect_uris: Type.Optional(RedirectUris),
+  allowed_origins: Type.Optional(AllowedOrigins),
+  is_active: Type.Optional(Type.Boolean()),
+});
+export type CreateApplicationInput = Static<typeof CreateApplicationBody>;
+
+export const ReplaceApplicationBody = Body({
+  name: Name,
+  description: Type.Optional(Description),
+  redirect_uris: Type.Optional(RedirectUris),
+  allowed_origins: Type.Optional(AllowedOrigins),
+  is_active: Type.Optional(Type.Boolean()),
+}, 'name is required; other fields left out keep their value');
+
+export const PatchApplicationBody = Body({
+  name: Type.Optional(Name),
+  description: Type.Optional(Description),
+  redirect_uris: Type.Optional(RedirectUris),
+  allowed_origins: Type.Optional(AllowedOrigins),
+  is_active: Type.Optional(Type.Boolean()),
+});
+export type UpdateApplicationInput = Static<typeof PatchApplicationBody>;
+
+export const RegenerateBody = Body({ confirmation: Type.Optional(Type.String({ maxLength: 100, description: 'Must be "REGENERATE"' })) });
+export type RegenerateInput = Static<typeof RegenerateBody>;
+
+/** An application as the API shows it: never the secret, nor its hash. */
+export const ApplicationResponse = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  description: Type.String(),
+  access_key: Type.String(),
+  is_active: Type.Boolean(),
+  redirect_uris: Type.Array(Type.String()),
+  allowed_origins: Type.Array(Type.String()),
+  created_by: Nullable(Type.Integer()),
+  created_at: Type.String({ format: 'date-time' }),
+  updated_at: Type.String({ format: 'date-time' }),
+});
+export type ApplicationBody = Static<typeof ApplicationResponse>;
+
+/** Create and regenerate: the only two answers that carry the secret. */
+export const ApplicationCredentialsResponse = Type.Object({
+  message: Type.String(),
+  application: ApplicationResponse,
+  credentials: Type.Object({ access_key: Type.String(), access_secret: Type.String() }),
+  warning: Type.String(),
+});
+
+export const toApplication = (a: ApplicationRow): ApplicationBody => ({
+  id: a.id, name: a.name, description: a.description, access_key: a.access_key, is_active: a.is_active,
+  redirect_uris: a.redirect_uris, allowed_origins: a.allowed_origins, created_by: a.created_by,
+  created_at: toIso(a.created_at)!, updated_at: toIso(a.updated_at)!,
+});

@@ -1,0 +1,89 @@
+import type { FastifyInstance } from 'fastify';
+import { AppError } from '../../core/errors.js';
+import { authOf } from '../../http/guards.js';
+import { createRefreshCookie } from '../../http/refresh-cookie.js';
+import { metaOf } from '../../http/request-meta.js';
+import type { RouteDeps } from '../../http/routes.js';
+import { MessageResponse } from '../../http/schema.js';
+import { isValidEmail, normalizeEmail, phoneFromParts } from '../users/contact.js';
+import {
+  LoginEmailBody, LoginPhoneBody, LogoutAllResponse, LogoutBody, RefreshBody, RefreshResponse, RegisterBody,
+  RegisterResponse, TokenResponse,
+} from './auth.schemas.js';
+
+const LOGIN_LIMITS = [{ max: 5, per: 'minute' }, { max: 20, per: 'hour' }] as const;
+
+/** Registration, password logins, refresh and logout (SPEC.md "Registration and login"). */
+export default async function authRoutes(app: FastifyInstance, { container, guards }: RouteDeps) {
+  const { login, registration, sessions } = container.services;
+  const cookie = createRefreshCookie(container.config);
+  const loginLimit = guards.rateLimit('login', [...LOGIN_LIMITS]);
+
+  /** In cookie mode the refresh token travels only in the HttpOnly cookie, never in JSON. */
+  function withCookie<T extends object>(reply: import('fastify').FastifyReply, body: T): T {
+    const tokens = body as { refresh_token?: string; refresh_expires_in?: number };
+    if (!cookie.enabled || !tokens.refresh_token) return body;
+    cookie.set(reply, tokens.refresh_token, tokens.refresh_expires_in ?? container.config.JWT_REFRESH_TOKEN_LIFETIME);
+    const { refresh_token: _omitted, ...rest } = tokens;
+    return rest as T;
+  }
+
+  app.post('/register/', {
+    schema: { tags: ['auth'], body: RegisterBody, response: { 201: RegisterResponse } },
+    onRequest: [guards.rateLimit('register', [{ max: 3, per: 'hour' }, { max: 10, per: 'day' }])],
+  }, async (req, reply) => {
+    const body = await registration.register(req.body as never, metaOf(req, 'register'));
+    return reply.code(201).send(withCookie(reply, body));
+  });
+
+  app.post('/login/email/', {
+    schema: { tags: ['auth'], body: LoginEmailBody, response: { 200: TokenResponse } },
+    onRequest: [loginLimit],
+  }, async (req, reply) => {
+    const { email, password, totp_code, device_info } = req.body as { email: string; password: string; totp_code?: string; device_info?: string };
+    const normalized = normalizeEmail(email);
+    if (!isValidEmail(normalized)) throw AppError.validation({ email: ['Enter a valid email address.'] });
+    return withCookie(reply, await login.loginWithPassword({ by: { email: normalized }, password, totp_code, device_info }, metaOf(req)));
+  });
+
+  app.post('/login/phone/', {
+    schema: { tags: ['auth'], body: LoginPhoneBody, response: { 200: TokenResponse } },
+    onRequest: [loginLimit],
+  }, async (req, reply) => {
+    const b = req.body as { phone_country_code: string; phone_number: string; password: string; totp_code?: string; device_info?: string };
+    const parsed = phoneFromParts(b.phone_country_code, b.phone_number);
+    if (parsed.errors) throw AppError.validation(parsed.errors);
+    return withCookie(reply, await login.loginWithPassword(
+      { by: { phone: parsed.phone }, password: b.password, totp_code: b.totp_code, device_info: b.device_info }, metaOf(req)));
+  });
+
+  app.post('/refresh/', {
+    schema: { tags: ['auth'], body: RefreshBody, response: { 200: RefreshResponse } },
+    onRequest: [guards.rateLimit('refresh', [{ max: 30, per: 'minute' }])],
+  }, async (req, reply) => {
+    const raw = cookie.read(req, (req.body as { refresh_token?: string }).refresh_token);
+    if (!raw) throw new AppError('MISSING_REFRESH_TOKEN');
+    const { token_scope: scope, ...tokens } = await sessions.refresh(raw, metaOf(req));
+    return withCookie(reply, { ...tokens, ...(scope !== 'full' ? { token_scope: scope } : {}) });
+  });
+
+  app.post('/logout/', {
+    schema: { tags: ['auth'], body: LogoutBody, response: { 200: MessageResponse } },
+    onRequest: [guards.user({ optional: true, scopes: ['full', 'password_change_only', '2fa_setup_only'] })],
+  }, async (req, reply) => {
+    const raw = cookie.read(req, (req.body as { refresh_token?: string }).refresh_token);
+    if (!raw) throw new AppError('MISSING_REFRESH_TOKEN');
+    await container.services.auth.logout(raw, req.auth, metaOf(req));
+    if (cookie.enabled) cookie.clear(reply);
+    return { message: 'Logged out successfully' };
+  });
+
+  app.post('/logout/all/', {
+    schema: { tags: ['auth'], response: { 200: LogoutAllResponse } },
+    onRequest: [guards.user({ scopes: ['full', 'password_change_only'] })],
+  }, async (req, reply) => {
+    const devices = await container.services.auth.logoutAll(authOf(req), metaOf(req));
+    if (cookie.enabled) cookie.clear(reply);
+    return { message: `Logged out from ${devices} device${devices === 1 ? '' : 's'}`, devices_logged_out: devices };
+  });
+}

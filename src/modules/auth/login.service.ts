@@ -1,0 +1,153 @@
+import type { Config } from '../../config/settings.js';
+import type { Clock } from '../../core/clock.js';
+import { AppError } from '../../core/errors.js';
+import type { Db } from '../../db/database.js';
+import type { TokenScope } from '../../security/jwt.js';
+import type { PasswordHasher } from '../../security/password-hash.js';
+import type { AuditService } from '../audit/audit.service.js';
+import type { RbacService } from '../rbac/rbac.service.js';
+import type { IssuedTokens, RequestMeta, SessionService } from '../sessions/sessions.service.js';
+import * as users from '../users/users.repo.js';
+import { toUserResponse } from '../users/users.schemas.js';
+import * as attempts from './lockout.repo.js';
+import type { LockoutService, LockTarget } from './lockout.service.js';
+
+/**
+ * The second-factor step of every login method. It answers true when `code` is a valid second factor for
+ * the user; the two-factor module provides it. Without it no code is ever valid.
+ */
+export type SecondFactorVerifier = (user: users.LoginUser, code: string) => Promise<boolean>;
+
+type Deps = {
+  db: Db; clock: Clock; config: Config; hasher: PasswordHasher; audit: AuditService; lockout: LockoutService;
+  sessions: SessionService; rbac: RbacService; verifySecondFactor?: SecondFactorVerifier;
+};
+
+export interface LoginMeta extends RequestMeta {
+  method: string;
+}
+
+export interface PasswordLoginInput {
+  by: { email: string } | { phone: string };
+  password: string;
+  totp_code?: string | undefined;
+  device_info?: string | undefined;
+}
+
+export function createLoginService(deps: Deps) {
+  const { db, clock, config, hasher, audit, lockout, sessions, rbac } = deps;
+  const verifySecondFactor = deps.verifySecondFactor ?? (async () => false);
+
+  const recordAttempt = (identifier: string, meta: LoginMeta, userId: number | null, success: boolean, failureReason: string | null) =>
+    attempts.insertLoginAttempt(db, { identifier: identifier.slice(0, 254), method: meta.method, user_id: userId,
+      ip_address: meta.ip, application_id: meta.applicationId, success, failure_reason: failureReason, created_at: clock.now() });
+
+  const failed = async (identifier: string, meta: LoginMeta, userId: number | null, reason: string) => {
+    await recordAttempt(identifier, meta, userId, false, reason);
+    await audit.record({ event_type: 'login_failed', user_id: userId, application_id: meta.applicationId, ip_address: meta.ip,
+      user_agent: meta.userAgent, details: { method: meta.method, reason } });
+  };
+
+  /** Same work whether or not the account exists: a missing or passwordless account is checked against a dummy hash. */
+  async function verifyPassword(user: users.LoginUser | undefined, password: string): Promise<boolean> {
+    const usable = user?.has_usable_password && user.password_hash;
+    const ok = await hasher.verify(usable ? user!.password_hash! : hasher.dummyHash, password);
+    return Boolean(usable) && ok;
+  }
+
+  /** Inactive, banned and deleted accounts get the same answer as a wrong password. */
+  const isUsable = (u: users.LoginUser) => u.is_active && !u.is_banned && u.deleted_at === null;
+
+  /** The second-factor step: passes when 2FA is off; otherwise needs a valid `totp_code`; wrong codes count toward lockout. */
+  async function secondFactor(user: users.LoginUser, code: string | undefined, target: LockTarget, identifier: string, meta: LoginMeta) {
+    if (!user.is_2fa_enabled) return;
+    if (!code) {
+      await failed(identifier, meta, user.id, '2fa_required');
+      throw new AppError('2FA_REQUIRED', { extra: { requires_2fa: true } });
+    }
+    if (!(await verifySecondFactor(user, code))) {
+      await failed(identifier, meta, user.id, 'invalid_2fa_code');
+      await lockout.recordFailure(target, meta);
+      throw new AppError('INVALID_CODE', { status: 401, extra: { requires_2fa: true } });
+    }
+  }
+
+  const scopeFor = (u: { must_change_password: boolean }): TokenScope =>
+    u.must_change_password && config.FORCE_PASSWORD_CHANGE_ON_FIRST_LOGIN_ENABLED ? 'password_change_only' : 'full';
+
+  /** Opens the session, records the login and builds SPEC.md's token response. */
+  async function completeLogin(user: users.LoginUser, identifier: string, deviceInfo: string | undefined, meta: LoginMeta) {
+    const scope = scopeFor(user);
+    let issued: IssuedTokens;
+    try {
+      issued = await db.transaction().execute(async (trx) => {
+        // The lock was checked before the password; a concurrent failure may have locked the account since.
+        if (!(await users.recordLogin(trx, user.id, clock.now(), lockout.enabled()))) throw await lockout.lockedErrorOf(user.id, trx);
+        return sessions.open(trx, user, scope, deviceInfo, meta);
+      });
+    } catch (err) {
+      if (err instanceof AppError) await failed(identifier, meta, user.id, err.code.toLowerCase());
+      throw err;
+    }
+    await recordAttempt(identifier, meta, user.id, true, null);
+    await audit.record({ event_type: 'login', user_id: user.id, application_id: meta.applicationId, ip_address: meta.ip,
+      user_agent: meta.userAgent, details: { method: meta.method, session_id: Number(issued.session_id) } });
+    return tokenResponse(user.id, issued);
+  }
+
+  async function loadUser(userId: number) {
+    const row = (await users.findPublicUser(db, userId))!;
+    return { row, body: toUserResponse(row, await rbac.grantsOf(row)) };
+  }
+
+  /** SPEC.md "User" with its role and permission codes. */
+  const userResponse = async (userId: number) => (await loadUser(userId)).body;
+
+  /** SPEC.md "Token response" around freshly issued tokens. */
+  async function tokenResponse(userId: number, issued: IssuedTokens) {
+    const { row, body } = await loadUser(userId);
+    const { token_scope: scope, ...tokens } = issued;
+    return {
+      ...tokens,
+      must_change_password: row.must_change_password,
+      ...(scope !== 'full' ? { token_scope: scope } : {}),
+      requires_2fa: false,
+      user: body,
+    };
+  }
+
+  /**
+   * POST login/email/ and login/phone/, as named steps: find user → locked? → verify password → record attempt →
+   * account state → second factor → token scope → session and device limits → issue tokens.
+   */
+  async function loginWithPassword(input: PasswordLoginInput, meta: LoginMeta) {
+    const identifier = 'email' in input.by ? input.by.email : input.by.phone;
+    const user = await users.findUserForLogin(db, input.by);
+    const target: LockTarget = user ? { userId: user.id, lockedUntil: user.locked_until } : { identifier };
+    try {
+      await lockout.assertNotLocked(target);
+    } catch (err) {
+      await failed(identifier, meta, user?.id ?? null, 'account_locked');
+      throw err;
+    }
+    const passwordOk = await verifyPassword(user, input.password);
+    if (!user || !passwordOk) {
+      await failed(identifier, meta, user?.id ?? null, 'invalid_credentials');
+      await lockout.recordFailure(target, meta);
+      throw new AppError('LOGIN_FAILED');
+    }
+    if (!isUsable(user)) {
+      await failed(identifier, meta, user.id, user.is_banned ? 'banned' : 'inactive');
+      throw new AppError('LOGIN_FAILED');
+    }
+    await secondFactor(user, input.totp_code, target, identifier, meta);
+    if (hasher.needsRehash(user.password_hash!)) {
+      await users.setPasswordHash(db, user.id, await hasher.hash(input.password));
+    }
+    return completeLogin(user, identifier, input.device_info, meta);
+  }
+
+  return { loginWithPassword, completeLogin, tokenResponse, userResponse, scopeFor, secondFactor, recordAttempt };
+}
+
+export type LoginService = ReturnType<typeof createLoginService>;

@@ -1,0 +1,67 @@
+import { AppError, isAppError, type FieldErrors } from '../../core/errors.js';
+import type { Db } from '../../db/database.js';
+import type { AuditService } from '../audit/audit.service.js';
+import type { SessionService } from '../sessions/sessions.service.js';
+import { phoneFromParts } from '../users/contact.js';
+import type { UserService } from '../users/users.service.js';
+import type { LoginMeta, LoginService } from './login.service.js';
+
+type Deps = { db: Db; users: UserService; sessions: SessionService; login: LoginService; audit: AuditService };
+
+export interface RegisterInput {
+  email?: string | undefined;
+  phone_country_code?: string | undefined;
+  phone_number?: string | undefined;
+  password: string;
+  first_name?: string | undefined;
+  last_name?: string | undefined;
+  login?: boolean | undefined;
+  device_info?: string | undefined;
+}
+
+/** The registration form names the phone in two fields; account errors about the phone belong to `phone_number`. */
+function phoneOf(input: RegisterInput, errors: FieldErrors): string | null {
+  if (input.phone_country_code === undefined && input.phone_number === undefined) return null;
+  const parsed = phoneFromParts(input.phone_country_code, input.phone_number);
+  if (parsed.errors) Object.assign(errors, parsed.errors);
+  return parsed.phone ?? null;
+}
+
+export function createRegistrationService({ db, users, sessions, login, audit }: Deps) {
+  /** POST register/: an account with its default roles; with `login: true` also a session and its tokens. */
+  async function register(input: RegisterInput, meta: LoginMeta) {
+    const errors: FieldErrors = {};
+    const email = input.email?.trim() || null;
+    const phone = phoneOf(input, errors);
+    if (!email && input.phone_country_code === undefined && input.phone_number === undefined) {
+      errors.non_field_errors = ['Provide an email, or phone_country_code with phone_number.'];
+    }
+    if (Object.keys(errors).length) throw AppError.validation(errors);
+    let created;
+    try {
+      created = await users.create({ email, phone, password: input.password, first_name: input.first_name ?? '',
+        last_name: input.last_name ?? '' });
+    } catch (err) {
+      if (isAppError(err) && err.code === 'VALIDATION_ERROR') {
+        const details = { ...(err.opts.details as FieldErrors) };
+        if (details.phone) { details.phone_number = details.phone; delete details.phone; }
+        throw AppError.validation(details);
+      }
+      throw err;
+    }
+    await audit.record({ event_type: 'register', user_id: created.id, application_id: meta.applicationId, ip_address: meta.ip,
+      user_agent: meta.userAgent });
+    const verification_required = { email: Boolean(created.email), phone: Boolean(created.phone) };
+    if (!input.login) {
+      return { message: 'Registration successful', user: await login.userResponse(created.id), verification_required };
+    }
+    const account = { id: created.id, max_sessions: null, max_devices: null, must_change_password: false };
+    const issued = await db.transaction().execute((trx) => sessions.open(trx, account, 'full', input.device_info, meta));
+    const { user, requires_2fa: _r, ...tokens } = await login.tokenResponse(created.id, issued);
+    return { message: 'Registration successful', user, verification_required, ...tokens };
+  }
+
+  return { register };
+}
+
+export type RegistrationService = ReturnType<typeof createRegistrationService>;

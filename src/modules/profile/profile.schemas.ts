@@ -1,0 +1,80 @@
+import { Type, type Static } from 'typebox';
+import { toIso } from '../../core/clock.js';
+import { Nullable } from '../../http/schema.js';
+import type { Grants } from '../rbac/rbac.service.js';
+import type { PublicUser } from '../users/users.repo.js';
+import { StoredText } from '../users/users.schemas.js';
+
+const OrgSummary = Type.Object({ id: Type.Integer(), name: Type.String(), slug: Type.String() });
+
+/** SPEC.md "Profile" (GET me/); the id is an integer here. */
+export const ProfileResponse = Type.Object({
+  id: Type.Integer(),
+  email: Nullable(Type.String()),
+  first_name: Type.String(),
+  last_name: Type.String(),
+  username: Nullable(Type.String()),
+  phone: Nullable(Type.String()),
+  avatar: Nullable(Type.String()),
+  bio: Nullable(Type.String()),
+  timezone: Nullable(Type.String()),
+  language: Nullable(Type.String()),
+  is_active: Type.Boolean(),
+  is_verified: Type.Boolean(),
+  date_joined: Type.String({ format: 'date-time' }),
+  last_login: Nullable(Type.String({ format: 'date-time' })),
+  custom_fields: Nullable(Type.Record(Type.String(), Type.Unknown())),
+  preferences: Type.Object({
+    email_notifications: Type.Boolean(),
+    sms_notifications: Type.Boolean(),
+    marketing_emails: Type.Boolean(),
+    two_factor_enabled: Type.Boolean(),
+  }),
+  organization_context: Type.Object({
+    current_org: Nullable(OrgSummary),
+    roles: Type.Array(Type.String()),
+    permissions: Type.Array(Type.String()),
+  }),
+});
+export type Profile = Static<typeof ProfileResponse>;
+
+export interface OrgContext {
+  current_org: { id: number; name: string; slug: string } | null;
+  roles: string[];
+  permissions: string[];
+}
+
+export const NO_ORG: OrgContext = { current_org: null, roles: [], permissions: [] };
+
+export function toProfile(u: PublicUser, org: OrgContext = NO_ORG): Profile {
+  return {
+    id: u.id, email: u.email, first_name: u.first_name, last_name: u.last_name, username: u.username, phone: u.phone,
+    avatar: u.avatar, bio: u.bio, timezone: u.timezone, language: u.language, is_active: u.is_active,
+    is_verified: (u.email !== null && u.is_email_verified) || (u.phone !== null && u.is_phone_verified),
+    date_joined: toIso(u.created_at)!, last_login: toIso(u.last_login), custom_fields: u.custom_fields,
+    preferences: { ...u.preferences, two_factor_enabled: u.is_2fa_enabled },
+    organization_context: org,
+  };
+}
+
+/** PATCH me/ accepts only these fields; anything else in the body is ignored and never stored. */
+export const UpdateProfileBody = Type.Object({
+  first_name: Type.Optional(StoredText({ maxLength: 150 })),
+  last_name: Type.Optional(StoredText({ maxLength: 150 })),
+  username: Type.Optional(Nullable(Type.String({ minLength: 3, maxLength: 150, pattern: '^[A-Za-z0-9_.@+-]+$' }))),
+  phone: Type.Optional(Nullable(Type.String({ maxLength: 32 }))),
+  bio: Type.Optional(Nullable(StoredText({ maxLength: 1000 }))),
+  timezone: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
+  language: Type.Optional(Nullable(Type.String({ maxLength: 35, pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$' }))),
+  custom_fields: Type.Optional(Nullable(Type.Record(Type.String(), Type.Unknown(), { maxProperties: 100 }))),
+}, { additionalProperties: true });
+export type UpdateProfileInput = Static<typeof UpdateProfileBody>;
+
+export const UpdateProfileResponse = Type.Object({
+  message: Type.String(),
+  updated_fields: Type.Array(Type.String()),
+  user: ProfileResponse,
+  verification_required: Type.Object({ email_changed: Type.Boolean(), phone_changed: Type.Boolean() }),
+});
+
+export const RolesResponse = Type.Object({ roles: Type.Array(Type.String()), permissions: Type.Array(Type.String()) });

@@ -1,0 +1,122 @@
+import type { Clock } from '../../core/clock.js';
+import { AppError, type FieldErrors } from '../../core/errors.js';
+import type { Db, RowUpdate } from '../../db/database.js';
+import { isUniqueViolation } from '../../db/errors.js';
+import type { RbacService } from '../rbac/rbac.service.js';
+import { normalizePhone } from '../users/contact.js';
+import * as users from '../users/users.repo.js';
+import * as repo from './profile.repo.js';
+import { toProfile, type UpdateProfileInput } from './profile.schemas.js';
+
+type Deps = { db: Db; clock: Clock; rbac: RbacService };
+
+const EDITABLE = ['first_name', 'last_name', 'username', 'phone', 'bio', 'timezone', 'language', 'custom_fields'] as const;
+
+// Each part of an IANA name starts with a capital (`America/Argentina/Buenos_Aires`, `Etc/GMT+5`, `UTC`); this
+// also keeps out the lower-case spellings and UTC offsets that the runtime would otherwise accept.
+const ZONE_NAME_RE = /^[A-Z][A-Za-z0-9_+-]*(?:\/[A-Z][A-Za-z0-9_+-]*)*$/;
+
+/**
+ * An IANA zone name this runtime knows. `Intl.supportedValuesOf('timeZone')` lists only ICU's canonical names
+ * (`Asia/Calcutta`, not `Asia/Kolkata`), so the runtime is asked about the name itself.
+ */
+export function isTimeZone(tz: string): boolean {
+  if (!ZONE_NAME_RE.test(tz)) return false;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const CUSTOM_FIELDS_MAX_DEPTH = 8;
+
+/**
+ * Why `custom_fields` cannot be stored, or null. PostgreSQL's jsonb holds no U+0000, and deep nesting is refused
+ * before it exhausts a stack (the walk itself is iterative for the same reason).
+ */
+function customFieldsProblem(value: unknown): string | null {
+  const pending: Array<[unknown, number]> = [[value, 0]];
+  while (pending.length) {
+    const [item, depth] = pending.pop()!;
+    if (typeof item === 'string' && item.includes('\u0000')) return 'Text cannot contain the NUL character.';
+    if (item === null || typeof item !== 'object') continue;
+    if (depth >= CUSTOM_FIELDS_MAX_DEPTH) return `Nest at most ${CUSTOM_FIELDS_MAX_DEPTH} levels.`;
+    for (const [key, child] of Object.entries(item)) {
+      if (key.includes('\u0000')) return 'Text cannot contain the NUL character.';
+      pending.push([child, depth + 1]);
+    }
+  }
+  return null;
+}
+
+export function createProfileService({ db, clock, rbac }: Deps) {
+  async function load(userId: number) {
+    const user = await users.findPublicUser(db, userId);
+    if (!user) throw new AppError('NOT_FOUND');
+    return user;
+  }
+
+  const get = async (userId: number) => toProfile(await load(userId));
+
+  async function roles(userId: number) {
+    return rbac.grantsOf(await load(userId));
+  }
+
+  /** PATCH me/: only the editable fields; a changed phone must be verified again. */
+  async function update(userId: number, input: UpdateProfileInput) {
+    const current = await load(userId);
+    const errors: FieldErrors = {};
+    const changes: RowUpdate<'users'> = {};
+    const updated: string[] = [];
+    let phoneChanged = false;
+    for (const field of EDITABLE) {
+      if (!(field in input) || input[field] === undefined) continue;
+      const value = input[field];
+      if (field === 'phone') {
+        const phone = value === null || value === '' ? null : normalizePhone(value as string);
+        if (value && phone === null) { errors.phone = ['Enter a valid international phone number (+<country code><number>).']; continue; }
+        if (phone && await repo.phoneTaken(db, phone, userId)) { errors.phone = ['This phone number is already in use.']; continue; }
+        if (phone !== current.phone) { changes.phone = phone; changes.is_phone_verified = false; phoneChanged = true; updated.push('phone'); }
+        continue;
+      }
+      if (field === 'username' && value !== null) {
+        if (await repo.usernameTaken(db, value as string, userId)) { errors.username = ['This username is already taken.']; continue; }
+      }
+      if (field === 'timezone' && value !== null && !isTimeZone(value as string)) { errors.timezone = ['Unknown time zone.']; continue; }
+      if (field === 'custom_fields') {
+        const problem = customFieldsProblem(value);
+        if (problem) { errors.custom_fields = [problem]; continue; }
+        changes.custom_fields = value === null ? null : JSON.stringify(value);
+        updated.push(field);
+        continue;
+      }
+      (changes as Record<string, unknown>)[field] = value;
+      updated.push(field);
+    }
+    if (Object.keys(errors).length) throw AppError.validation(errors);
+    if (updated.length) {
+      try {
+        await repo.updateUserProfile(db, userId, { ...changes, updated_at: clock.now() });
+      } catch (err) {
+        // Two requests racing for one username or phone: the unique index decides.
+        if (isUniqueViolation(err)) {
+          const field = (err as { constraint?: unknown }).constraint === 'users_phone_key' ? 'phone' : 'username';
+          throw AppError.validation({ [field]: ['This value is already in use.'] });
+        }
+        throw err;
+      }
+    }
+    return {
+      message: updated.length ? 'Profile updated successfully' : 'No changes',
+      updated_fields: updated,
+      user: toProfile(await load(userId)),
+      verification_required: { email_changed: false, phone_changed: phoneChanged },
+    };
+  }
+
+  return { get, roles, update };
+}
+
+export type ProfileService = ReturnType<typeof createProfileService>;

@@ -1,0 +1,31 @@
+import type { FastifyRequest } from 'fastify';
+import { authOf, heldPermissions } from '../../http/guards.js';
+import type { RouteDeps } from '../../http/routes.js';
+import type { Actor } from './actor.js';
+
+/**
+ * Route-side access control for administrative routes: `requires(code)` is the guard chain a route declares
+ * (bearer with full scope, then the permission), `actorOf(req)` what its service is told about the caller.
+ */
+export function accessControl({ guards, container }: RouteDeps) {
+  const { rbac } = container.services;
+  const user = guards.user();
+
+  async function actorOf(req: FastifyRequest): Promise<Actor> {
+    const { user: me } = authOf(req);
+    const agent = req.headers['user-agent'];
+    return {
+      id: me.id,
+      is_superuser: me.is_superuser,
+      permissions: await heldPermissions(req, rbac),
+      meta: {
+        applicationId: req.application?.id ?? null,
+        ip: req.clientIp || null,
+        userAgent: typeof agent === 'string' ? agent.slice(0, 512) : null,
+        requestId: String(req.id),
+      },
+    };
+  }
+
+  return { requires: (code: string) => [user, guards.permission(code)], actorOf };
+}

@@ -1,0 +1,31 @@
+import type { Db, Executor } from '../../db/database.js';
+import { ALL_PERMISSIONS, permissionSet, type PermissionSet } from './permission-set.js';
+import * as repo from './rbac.repo.js';
+
+type Deps = { db: Db };
+
+export interface Grants {
+  roles: string[];
+  permissions: string[];
+}
+
+/** What a user holds. A superuser holds every permission. */
+export function createRbacService({ db }: Deps) {
+  async function grantsOf(user: { id: number; is_superuser: boolean }, trx: Executor = db): Promise<Grants> {
+    const [roles, permissions] = await Promise.all([
+      repo.roleCodesOfUser(trx, user.id),
+      user.is_superuser ? repo.allPermissionCodes(trx) : repo.effectivePermissionCodes(trx, user.id),
+    ]);
+    return { roles, permissions };
+  }
+
+  /** The effective permissions behind every permission check: one query, none for a superuser. */
+  async function permissionsOf(user: { id: number; is_superuser: boolean }): Promise<PermissionSet> {
+    if (user.is_superuser) return ALL_PERMISSIONS;
+    return permissionSet(await repo.effectivePermissionCodes(db, user.id));
+  }
+
+  return { grantsOf, permissionsOf };
+}
+
+export type RbacService = ReturnType<typeof createRbacService>;

@@ -1,0 +1,58 @@
+import type { Config } from '../../config/settings.js';
+import type { Clock } from '../../core/clock.js';
+import { AppError } from '../../core/errors.js';
+import type { Db } from '../../db/database.js';
+import { verifyAccessToken, type AccessClaims, type JwtKey } from '../../security/jwt.js';
+import * as tokens from './tokens.repo.js';
+
+export type AuthUser = Omit<NonNullable<Awaited<ReturnType<typeof tokens.findBearerState>>>,
+  'is_blacklisted' | 'session_open' | 'tokens_valid_after' | 'deleted_at' | 'is_banned'>;
+
+export interface AuthContext {
+  user: AuthUser;
+  claims: AccessClaims;
+}
+
+type Deps = { db: Db; clock: Clock; config: Config; jwtKey: JwtKey };
+
+/** Bounded memory of tokens known to be blacklisted, so a replayed revoked token costs no query. */
+const KNOWN_BLACKLISTED_MAX = 10_000;
+
+/**
+ * Authenticates `Authorization: Bearer <jwt>`: signature, pinned algorithm and expiry, then the token's
+ * application, then one query for the user, the blacklist and the session.
+ */
+export function createBearerService({ db, clock, config, jwtKey }: Deps) {
+  const knownBlacklisted = new Map<string, number>(); // jti → exp (seconds)
+
+  async function authenticate(token: string, applicationId: number | null): Promise<AuthContext> {
+    const now = clock.now();
+    const verified = await verifyAccessToken(jwtKey, token, now);
+    if (!verified.ok) throw new AppError(verified.reason === 'expired' ? 'TOKEN_EXPIRED' : 'TOKEN_INVALID');
+    const { claims } = verified;
+    if (config.APPLICATION_AUTH_ENABLED && claims.app !== applicationId) throw new AppError('TOKEN_APP_MISMATCH');
+    if (knownBlacklisted.has(claims.jti)) throw new AppError('TOKEN_BLACKLISTED');
+    const row = await tokens.findBearerState(db, Number(claims.sub), claims.jti, Number(claims.sid), now);
+    if (!row) throw new AppError('TOKEN_INVALID');
+    const invalidated = row.tokens_valid_after !== null && claims.iat * 1000 < row.tokens_valid_after.getTime();
+    if (row.is_blacklisted) remember(claims, now);
+    if (row.is_blacklisted || !row.session_open || invalidated || !row.is_active || row.is_banned || row.deleted_at !== null) {
+      throw new AppError('TOKEN_BLACKLISTED');
+    }
+    const { is_blacklisted: _b, session_open: _s, tokens_valid_after: _t, deleted_at: _d, is_banned: _x, ...user } = row;
+    return { user, claims };
+  }
+
+  function remember(claims: AccessClaims, now: Date) {
+    if (knownBlacklisted.size >= KNOWN_BLACKLISTED_MAX) {
+      const nowSec = now.getTime() / 1000;
+      for (const [jti, exp] of knownBlacklisted) if (exp < nowSec) knownBlacklisted.delete(jti);
+      if (knownBlacklisted.size >= KNOWN_BLACKLISTED_MAX) knownBlacklisted.clear();
+    }
+    knownBlacklisted.set(claims.jti, claims.exp);
+  }
+
+  return { authenticate, remember };
+}
+
+export type BearerService = ReturnType<typeof createBearerService>;

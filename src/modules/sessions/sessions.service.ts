@@ -1,0 +1,211 @@
+import { createHmac } from 'node:crypto';
+import type { Config } from '../../config/settings.js';
+import { addSeconds, type Clock } from '../../core/clock.js';
+import { AppError } from '../../core/errors.js';
+import type { Db, Executor } from '../../db/database.js';
+import { hmacKey, signAccessToken, type TokenScope } from '../../security/jwt.js';
+import { sha256Hex } from '../../security/random.js';
+import { newRefreshToken, successorOf } from '../../security/refresh-token.js';
+import type { AuditService } from '../audit/audit.service.js';
+import { describeDevice, deviceIdFor } from './device.js';
+import * as sessions from './sessions.repo.js';
+import * as tokens from './tokens.repo.js';
+
+type Deps = { db: Db; clock: Clock; config: Config; audit: AuditService };
+
+export interface RequestMeta {
+  applicationId: number | null;
+  ip: string | null;
+  userAgent: string | null;
+}
+
+export interface SessionUser {
+  id: number;
+  max_sessions: number | null;
+  max_devices: number | null;
+}
+
+export interface IssuedTokens {
+  access_token: string;
+  refresh_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
+  refresh_expires_in: number;
+  session_id: string;
+  device_id: string;
+  device_summary: string | null;
+  token_scope: TokenScope;
+}
+
+export function createSessionService({ db, clock, config, audit }: Deps) {
+  const jwtKey = hmacKey(config.JWT_SECRET_KEY!, config.JWT_ISSUER);
+  // A separate key for deriving rotation successors, so the signing key is used for one purpose only.
+  const rotationKey = createHmac('sha256', config.JWT_SECRET_KEY!).update('gatehouse refresh rotation').digest();
+  const accessLifetime = config.JWT_ACCESS_TOKEN_LIFETIME;
+  const refreshLifetime = config.JWT_REFRESH_TOKEN_LIFETIME;
+  const secondsUntil = (d: Date) => Math.max(0, Math.floor((d.getTime() - clock.now().getTime()) / 1000));
+
+  function accessToken(userId: number, sessionId: number, applicationId: number | null, scope: TokenScope) {
+    return signAccessToken(jwtKey, { sub: String(userId), app: applicationId, sid: String(sessionId), scope }, clock.now(), accessLifetime);
+  }
+
+  /** Device and session limits (DECISIONS.md): deny with 409, or end the oldest device's or session's sessions. */
+  async function enforceLimits(trx: Executor, user: SessionUser, deviceId: string, now: Date): Promise<void> {
+    const maxDevices = user.max_devices ?? config.MAX_DEVICES;
+    const maxSessions = user.max_sessions ?? config.MAX_SESSIONS;
+    if (maxDevices <= 0 && maxSessions <= 0) return;
+    await sessions.lockUserSessions(trx, user.id);
+    if (maxDevices > 0) {
+      const active = await sessions.listActiveSessions(trx, user.id, now);
+      const devices = [...new Set(active.map((s) => s.device_id))]; // oldest first
+      if (!devices.includes(deviceId) && devices.length >= maxDevices) {
+        if (config.DEVICE_LIMIT_ACTION === 'deny') throw new AppError('DEVICE_LIMIT_EXCEEDED');
+        const evicted = new Set(devices.slice(0, devices.length - maxDevices + 1));
+        const ids = active.filter((s) => evicted.has(s.device_id)).map((s) => s.id);
+        await sessions.revokeSessions(trx, ids, now, 'device_limit');
+        await sessions.revokeSessionTokens(trx, ids, now);
+      }
+    }
+    if (maxSessions > 0) {
+      const active = await sessions.listActiveSessions(trx, user.id, now);
+      if (active.length >= maxSessions) {
+        if (config.SESSION_LIMIT_ACTION === 'deny') throw new AppError('SESSION_LIMIT_EXCEEDED');
+        const ids = active.slice(0, active.length - maxSessions + 1).map((s) => s.id);
+        await sessions.revokeSessions(trx, ids, now, 'session_limit');
+        await sessions.revokeSessionTokens(trx, ids, now);
+      }
+    }
+  }
+
+  /** Opens a session (a refresh-token family) and issues its first token pair, within the caller's transaction. */
+  async function open(trx: Executor, user: SessionUser, scope: TokenScope, deviceInfo: string | null | undefined,
+    meta: RequestMeta): Promise<IssuedTokens> {
+    const now = clock.now();
+    const device = describeDevice(deviceInfo, meta.userAgent);
+    const deviceId = deviceIdFor(user.id, device.normalized);
+    await enforceLimits(trx, user, deviceId, now);
+    const expiresAt = addSeconds(now, refreshLifetime);
+    const session = await sessions.insertSession(trx, {
+      user_id: user.id, application_id: meta.applicationId, device_id: deviceId, device_info: deviceInfo?.slice(0, 512) ?? null,
+      device_summary: device.summary, ip_address: meta.ip, user_agent: meta.userAgent?.slice(0, 512) ?? null,
+      created_at: now, last_used_at: now, expires_at: expiresAt,
+    });
+    const refresh = newRefreshToken();
+    await tokens.insertRefreshToken(trx, {
+      session_id: session.id, user_id: user.id, application_id: meta.applicationId, token_hash: refresh.hash,
+      created_at: now, expires_at: expiresAt, ip_address: meta.ip, device_info: deviceInfo?.slice(0, 512) ?? null,
+    });
+    const access = await accessToken(user.id, session.id, meta.applicationId, scope);
+    return {
+      access_token: access.token, refresh_token: refresh.raw, token_type: 'Bearer', expires_in: accessLifetime,
+      refresh_expires_in: refreshLifetime, session_id: String(session.id), device_id: deviceId,
+      device_summary: device.summary, token_scope: scope,
+    };
+  }
+
+  type RefreshOutcome =
+    | { kind: 'ok'; refresh: string; refreshExpiresAt: Date; userId: number; sessionId: number; mustChange: boolean }
+    | { kind: 'replay'; userId: number; sessionId: number }
+    | { kind: 'failed' };
+
+  /** POST refresh/: rotation with a reuse grace window; a replay after the window ends the whole session. */
+  async function refresh(raw: string, meta: RequestMeta) {
+    const now = clock.now();
+    const outcome = await db.transaction().execute(async (trx): Promise<RefreshOutcome> => {
+      const row = await tokens.findRefreshToken(trx, sha256Hex(raw));
+      if (!row) return { kind: 'failed' };
+      const usable = row.revoked_at === null && row.session_revoked_at === null && row.expires_at > now
+        && row.session_expires_at > now && (!config.APPLICATION_AUTH_ENABLED || row.application_id === meta.applicationId)
+        && row.is_active && !row.is_banned && row.deleted_at === null && !(row.locked_until && row.locked_until > now)
+        && !(row.tokens_valid_after && row.created_at < row.tokens_valid_after);
+      if (!usable) return { kind: 'failed' };
+      const base = { userId: row.user_id, sessionId: row.session_id, mustChange: row.must_change_password };
+      if (!config.REFRESH_TOKEN_ROTATION) {
+        await tokens.touchRefreshToken(trx, row.id, now);
+        await sessions.touchSession(trx, row.session_id, now);
+        return { kind: 'ok', refresh: raw, refreshExpiresAt: row.expires_at, ...base };
+      }
+      const next = successorOf(raw, rotationKey);
+      if (row.rotated_at === null && await tokens.retireRefreshToken(trx, row.id, now)) {
+        const expiresAt = addSeconds(now, refreshLifetime);
+        const successor = await tokens.insertRefreshToken(trx, {
+          session_id: row.session_id, user_id: row.user_id, application_id: row.application_id, token_hash: next.hash,
+          created_at: now, expires_at: expiresAt, ip_address: meta.ip, device_info: null,
+        });
+        await tokens.linkSuccessor(trx, row.id, successor.id);
+        // The session lives as long as its newest token, so the lifetime this response announces holds.
+        await sessions.touchSession(trx, row.session_id, now, expiresAt);
+        return { kind: 'ok', refresh: next.raw, refreshExpiresAt: expiresAt, ...base };
+      }
+      // Already rotated. Within the grace window (parallel requests, a lost response) the same successor is
+      // returned; after it, presenting a retired token means it was copied: end the whole family
+      // (oidc-provider revokes the grant in the same situation).
+      const rotatedAt = (await tokens.findRefreshToken(trx, sha256Hex(raw)))?.rotated_at ?? now;
+      if (now.getTime() - rotatedAt.getTime() <= config.REFRESH_TOKEN_REUSE_GRACE * 1000) {
+        const successor = await tokens.findTokenByHash(trx, next.hash);
+        if (successor && successor.revoked_at === null && successor.expires_at > now) {
+          return { kind: 'ok', refresh: next.raw, refreshExpiresAt: successor.expires_at, ...base };
+        }
+        return { kind: 'failed' };
+      }
+      return { kind: 'replay', userId: row.user_id, sessionId: row.session_id };
+    });
+
+    if (outcome.kind === 'replay') {
+      await db.transaction().execute(async (trx) => {
+        await sessions.revokeSessions(trx, [outcome.sessionId], now, 'refresh_token_reuse');
+        await sessions.revokeSessionTokens(trx, [outcome.sessionId], now);
+        await audit.record({ event_type: 'refresh_token_reuse', severity: 'critical', user_id: outcome.userId,
+          application_id: meta.applicationId, ip_address: meta.ip, user_agent: meta.userAgent,
+          details: { session_id: outcome.sessionId } }, trx);
+      });
+      throw new AppError('REFRESH_FAILED');
+    }
+    if (outcome.kind === 'failed') throw new AppError('REFRESH_FAILED');
+    const scope: TokenScope = outcome.mustChange && config.FORCE_PASSWORD_CHANGE_ON_FIRST_LOGIN_ENABLED ? 'password_change_only' : 'full';
+    const access = await accessToken(outcome.userId, outcome.sessionId, meta.applicationId, scope);
+    await audit.record({ event_type: 'token_refresh', user_id: outcome.userId, application_id: meta.applicationId,
+      ip_address: meta.ip, details: { session_id: outcome.sessionId } });
+    return {
+      access_token: access.token, refresh_token: outcome.refresh, token_type: 'Bearer' as const,
+      expires_in: accessLifetime, refresh_expires_in: secondsUntil(outcome.refreshExpiresAt),
+      must_change_password: outcome.mustChange, token_scope: scope,
+    };
+  }
+
+  /** Ends the session the refresh token belongs to. Unknown tokens change nothing (and say nothing). */
+  async function revokeByRefreshToken(raw: string, meta: RequestMeta): Promise<{ userId: number; sessionId: number } | null> {
+    const now = clock.now();
+    return db.transaction().execute(async (trx) => {
+      const row = await tokens.findRefreshToken(trx, sha256Hex(raw));
+      if (!row || (config.APPLICATION_AUTH_ENABLED && row.application_id !== meta.applicationId)) return null;
+      await sessions.revokeSessions(trx, [row.session_id], now, 'logout');
+      await sessions.revokeSessionTokens(trx, [row.session_id], now);
+      return { userId: row.user_id, sessionId: row.session_id };
+    });
+  }
+
+  /** Blacklists one access token until it expires (DECISIONS.md "Tokens and sessions"). */
+  async function blacklist(trx: Executor, token: { jti: string; exp: number; sid: string }, userId: number, reason: string) {
+    if (!config.TOKEN_BLACKLIST_ENABLED) return;
+    await tokens.insertBlacklistEntry(trx, { jti: token.jti, user_id: userId, session_id: Number(token.sid), reason,
+      blacklisted_at: clock.now(), expires_at: new Date(token.exp * 1000) });
+  }
+
+  /**
+   * Ends every session of the user and invalidates every access token issued before now, on every instance.
+   * `tokens_valid_after` is kept in whole seconds because `iat` is.
+   */
+  async function revokeAll(trx: Executor, userId: number, reason: string) {
+    const now = clock.now();
+    await sessions.lockUserSessions(trx, userId);
+    const result = await sessions.revokeAllUserSessions(trx, userId, now, reason);
+    await trx.updateTable('users').set({ tokens_valid_after: new Date(Math.floor(now.getTime() / 1000) * 1000) })
+      .where('id', '=', userId).execute();
+    return result;
+  }
+
+  return { open, refresh, revokeByRefreshToken, blacklist, revokeAll, accessToken, jwtKey };
+}
+
+export type SessionService = ReturnType<typeof createSessionService>;

@@ -1,0 +1,124 @@
+import type { Config } from '../config/settings.js';
+import { addSeconds, type Clock } from '../core/clock.js';
+import type { Db, Executor } from '../db/database.js';
+import type { Sealer } from '../security/seal.js';
+import * as repo from './outbox.repo.js';
+import type { Notifier } from './senders.js';
+import { languageOf, renderEmail, renderSms, type Purpose, type TemplateVars } from './templates.js';
+
+type Deps = { db: Db; clock: Clock; config: Config; notifier: Notifier; sealer: Sealer; onError?: (msg: string) => void };
+
+export interface OutgoingMessage {
+  channel: 'email' | 'sms';
+  to: string;
+  purpose: Purpose;
+  language?: string | null;
+  vars: TemplateVars;
+  /** After this the message is dropped rather than sent stale (a code that no longer works). */
+  expiresAt: Date;
+  /** Messages with the same key are enqueued once. */
+  dedupKey?: string;
+}
+
+export interface DeliveryReport {
+  sent: number;
+  retried: number;
+  failed: number;
+  expired: number;
+}
+
+const LEASE_SECONDS = 60;
+const BATCH = 50;
+const BACKOFF_BASE_SECONDS = 5;
+const BACKOFF_MAX_SECONDS = 3600;
+
+/**
+ * Emails and SMS go through an outbox: `enqueue` writes the message in the caller's transaction (with the code
+ * or link it carries, sealed with AES-256-GCM), and delivery happens after commit, with retries and
+ * exponential backoff. A provider outage therefore loses nothing and never changes an API answer.
+ */
+export function createOutboxService({ db, clock, config, notifier, sealer, onError }: Deps) {
+  let running: Promise<DeliveryReport> | null = null;
+  let again = false;
+
+  async function enqueue(trx: Executor, msg: OutgoingMessage): Promise<number | null> {
+    const row = await repo.insertMessage(trx, {
+      channel: msg.channel, recipient: msg.to, purpose: msg.purpose, language: languageOf(msg.language),
+      payload: sealer.seal(JSON.stringify(msg.vars)), dedup_key: msg.dedupKey ?? null,
+      next_attempt_at: clock.now(), expires_at: msg.expiresAt,
+    });
+    return row?.id ?? null;
+  }
+
+  async function deliver(m: repo.ClaimedMessage): Promise<void> {
+    const vars = JSON.parse(sealer.open(m.payload)) as TemplateVars;
+    const purpose = m.purpose as Purpose;
+    const language = languageOf(m.language);
+    if (m.channel === 'email') {
+      await notifier.sendEmail({ to: m.recipient, purpose, messageId: `<outbox-${m.id}@gatehouse>`, ...renderEmail(purpose, language, vars) });
+    } else {
+      await notifier.sendSms({ to: m.recipient, purpose, body: renderSms(purpose, language, vars) });
+    }
+  }
+
+  /** One pass over the due messages. */
+  async function deliverDue(): Promise<DeliveryReport> {
+    const report: DeliveryReport = { sent: 0, retried: 0, failed: 0, expired: 0 };
+    for (;;) {
+      const now = clock.now();
+      const batch = await repo.claimDue(db, now, addSeconds(now, LEASE_SECONDS), BATCH);
+      for (const m of batch) {
+        if (m.expires_at <= clock.now()) {
+          await repo.finishMessage(db, m.id, 'expired', clock.now(), null);
+          report.expired++;
+          continue;
+        }
+        try {
+          await deliver(m);
+          await repo.finishMessage(db, m.id, 'sent', clock.now(), null);
+          report.sent++;
+        } catch (err) {
+          // Only the error text is kept: it names the provider's refusal, never the message content.
+          const error = String((err as Error)?.message ?? err).slice(0, 500);
+          onError?.(`delivery of ${m.channel} message ${m.id} failed (attempt ${m.attempts}): ${error}`);
+          if (m.attempts >= config.OUTBOX_MAX_ATTEMPTS) {
+            await repo.finishMessage(db, m.id, 'failed', clock.now(), error);
+            report.failed++;
+          } else {
+            const delay = Math.min(BACKOFF_MAX_SECONDS, BACKOFF_BASE_SECONDS * 2 ** (m.attempts - 1));
+            await repo.retryLater(db, m.id, addSeconds(clock.now(), delay), error);
+            report.retried++;
+          }
+        }
+      }
+      if (batch.length < BATCH) return report;
+    }
+  }
+
+  /** Runs a pass now (or right after the running one), so messages leave as soon as their transaction commits. */
+  function flush(): Promise<DeliveryReport> {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      const total: DeliveryReport = { sent: 0, retried: 0, failed: 0, expired: 0 };
+      do {
+        again = false;
+        const r = await deliverDue();
+        for (const k of Object.keys(total) as (keyof DeliveryReport)[]) total[k] += r[k];
+      } while (again);
+      return total;
+    })().finally(() => { running = null; });
+    return running;
+  }
+
+  /** Fire-and-forget `flush` for request paths: failures are retried later, never surfaced to the caller. */
+  function kick(): void {
+    flush().catch((err: Error) => onError?.(`outbox pass failed: ${err.message}`));
+  }
+
+  return { enqueue, deliverDue, flush, kick, pending: () => repo.countPending(db) };
+}
+
+export type OutboxService = ReturnType<typeof createOutboxService>;

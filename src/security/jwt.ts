@@ -1,0 +1,69 @@
+import { randomUUID } from 'node:crypto';
+import { errors, jwtVerify, SignJWT } from 'jose';
+
+export type TokenScope = 'full' | 'password_change_only' | '2fa_setup_only';
+export const TOKEN_SCOPES: readonly TokenScope[] = ['full', 'password_change_only', '2fa_setup_only'];
+
+/** DECISIONS.md claim set. No personal data: `sub` is the user id, nothing else about the person. */
+export interface AccessClaims {
+  sub: string;
+  app: number | null;
+  sid: string;
+  jti: string;
+  iat: number;
+  exp: number;
+  scope: TokenScope;
+}
+
+export interface JwtKey {
+  /** The one algorithm this key signs and accepts; a token naming any other (`none` included) is refused. */
+  alg: 'HS256';
+  secret: Uint8Array;
+  issuer: string;
+}
+
+export const hmacKey = (secret: string, issuer: string): JwtKey =>
+  ({ alg: 'HS256', secret: new TextEncoder().encode(secret), issuer });
+
+export async function signAccessToken(key: JwtKey, claims: { sub: string; app: number | null; sid: string; scope: TokenScope },
+  now: Date, lifetimeSeconds: number): Promise<{ token: string; jti: string; expiresAt: Date }> {
+  const iat = Math.floor(now.getTime() / 1000);
+  const jti = randomUUID();
+  const token = await new SignJWT({ app: claims.app, sid: claims.sid, scope: claims.scope, typ: 'access' })
+    .setProtectedHeader({ alg: key.alg, typ: 'JWT' })
+    .setIssuer(key.issuer)
+    .setSubject(claims.sub)
+    .setJti(jti)
+    .setIssuedAt(iat)
+    .setNotBefore(iat)
+    .setExpirationTime(iat + lifetimeSeconds)
+    .sign(key.secret);
+  return { token, jti, expiresAt: new Date((iat + lifetimeSeconds) * 1000) };
+}
+
+export type VerifyFailure = 'expired' | 'invalid';
+
+// `sub` and `sid` name bigint rows: decimal digits that fit a safe integer, so they reach a query intact.
+const isRowId = (v: unknown): v is string => typeof v === 'string' && /^[1-9]\d{0,14}$/.test(v);
+
+/** Verifies signature, algorithm, issuer, time claims and the claim shapes; `now` comes from the caller's clock. */
+export async function verifyAccessToken(key: JwtKey, token: string, now: Date):
+  Promise<{ ok: true; claims: AccessClaims } | { ok: false; reason: VerifyFailure }> {
+  try {
+    const { payload } = await jwtVerify(token, key.secret, {
+      algorithms: [key.alg],
+      issuer: key.issuer,
+      currentDate: now,
+      requiredClaims: ['sub', 'jti', 'iat', 'exp', 'sid'],
+    });
+    const scope = payload.scope as TokenScope;
+    if (payload.typ !== 'access' || !TOKEN_SCOPES.includes(scope) || !isRowId(payload.sid) || !isRowId(payload.sub)
+      || typeof payload.jti !== 'string' || !(Number.isSafeInteger(payload.app) || payload.app === null)) {
+      return { ok: false, reason: 'invalid' };
+    }
+    return { ok: true, claims: { sub: payload.sub, app: payload.app as number | null, sid: payload.sid, jti: payload.jti,
+      iat: payload.iat!, exp: payload.exp!, scope } };
+  } catch (err) {
+    return { ok: false, reason: err instanceof errors.JWTExpired ? 'expired' : 'invalid' };
+  }
+}

@@ -1,0 +1,102 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { lines, runCli, startServer, type RunningServer } from '../helpers/cli.js';
+import { createScratchDatabase, DATABASE_TARGETS, type ScratchDatabase } from '../helpers/scratch-db.js';
+
+for (const { kind, skip } of DATABASE_TARGETS) {
+  describe(`gatehouse app create (${kind})`, { skip }, () => {
+    let database: ScratchDatabase;
+    let created: { id: number; name: string; access_key: string; access_secret: string };
+
+    before(async () => {
+      // A fresh database: `app create` migrates it on its own.
+      database = await createScratchDatabase(kind);
+    });
+    after(async () => {
+      await database?.drop();
+    });
+
+    it('prints exactly one JSON line with id, name, a 64-hex access key and a 43-character base64url secret', async () => {
+      const result = await runCli([
+        'app', 'create', '--name', 'Billing portal', '--json',
+        '--redirect-uri', 'https://billing.example.com/callback', '--redirect-uri', 'http://localhost:3000/callback',
+        '--origin', 'https://billing.example.com', '--origin', 'http://localhost:3000',
+      ], { env: database.env });
+      assert.equal(result.code, 0, result.stderr);
+      assert.equal(result.stderr, '');
+      assert.equal(lines(result.stdout).length, 1);
+      assert.ok(result.stdout.endsWith('\n'));
+      created = JSON.parse(result.stdout);
+      assert.deepEqual(Object.keys(created).sort(), ['access_key', 'access_secret', 'id', 'name']);
+      assert.equal(typeof created.id, 'number');
+      assert.equal(created.name, 'Billing portal');
+      assert.match(created.access_key, /^[0-9a-f]{64}$/);
+      assert.match(created.access_secret, /^[A-Za-z0-9_-]{43}$/);
+    });
+
+    it('stores every --redirect-uri and --origin given, and only a hash of the secret', async () => {
+      assert.ok(created, 'depends on the application created above');
+      const row = await database.inspect((db) => db.selectFrom('applications')
+        .select(['name', 'access_key', 'secret_hash', 'redirect_uris', 'allowed_origins', 'is_active'])
+        .where('id', '=', created.id).executeTakeFirstOrThrow());
+      assert.equal(row.name, 'Billing portal');
+      assert.equal(row.access_key, created.access_key);
+      assert.equal(row.is_active, true);
+      assert.deepEqual(row.redirect_uris, ['https://billing.example.com/callback', 'http://localhost:3000/callback']);
+      assert.deepEqual(row.allowed_origins, ['https://billing.example.com', 'http://localhost:3000']);
+      assert.notEqual(row.secret_hash, created.access_secret);
+      assert.match(row.secret_hash, /^[0-9a-f]{64}$/);
+    });
+
+    describe('against a running server on the same database', () => {
+      let server: RunningServer | undefined;
+      before(async () => {
+        assert.ok(created, 'depends on the application created above');
+        server = await startServer({ env: database.env });
+      });
+      after(async () => {
+        await server?.stop();
+      });
+
+      it('the printed credentials authenticate: GET <prefix>docs/schema/ answers 200 with the OpenAPI document', async () => {
+        const res = await fetch(`${server!.apiUrl}docs/schema/`, {
+          headers: { 'x-access-key': created.access_key, 'x-access-secret': created.access_secret },
+        });
+        assert.equal(res.status, 200);
+        const body = await res.json() as { openapi?: string };
+        assert.match(body.openapi ?? '', /^3\./);
+      });
+
+      it('answers 401 APP_AUTH_REQUIRED without the headers and 401 APP_AUTH_INVALID with a wrong secret', async () => {
+        const missing = await fetch(`${server!.apiUrl}docs/schema/`);
+        assert.equal(missing.status, 401);
+        assert.equal((await missing.json() as { code: string }).code, 'APP_AUTH_REQUIRED');
+        const wrong = await fetch(`${server!.apiUrl}docs/schema/`, {
+          headers: { 'x-access-key': created.access_key, 'x-access-secret': `${created.access_secret.slice(0, -1)}x` },
+        });
+        assert.equal(wrong.status, 401);
+        assert.equal((await wrong.json() as { code: string }).code, 'APP_AUTH_INVALID');
+      });
+    });
+
+    it('without --name exits 1 with one line on stderr and nothing on stdout', async () => {
+      const result = await runCli(['app', 'create', '--json'], { env: database.env });
+      assert.equal(result.code, 1);
+      assert.equal(result.stdout, '');
+      assert.equal(lines(result.stderr).length, 1, result.stderr);
+      assert.match(result.stderr, /--name is required/);
+    });
+
+    it('with a malformed --origin exits 1 with one line naming it, and creates nothing', async () => {
+      for (const origin of ['not a url', 'https://app.example.com/path', 'ftp://files.example.com']) {
+        const result = await runCli(['app', 'create', '--name', 'Broken', '--origin', origin, '--json'], { env: database.env });
+        assert.equal(result.code, 1, `--origin ${origin}`);
+        assert.equal(result.stdout, '');
+        assert.equal(lines(result.stderr).length, 1, result.stderr);
+        assert.ok(result.stderr.includes(`--origin ${origin}`), result.stderr);
+      }
+      const names = await database.inspect((db) => db.selectFrom('applications').select('name').execute());
+      assert.deepEqual(names.map((r) => r.name), ['Billing portal']);
+    });
+  });
+}

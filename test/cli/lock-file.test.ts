@@ -1,0 +1,125 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { lines, runCli, startServer, type RunningServer } from '../helpers/cli.js';
+import { createScratchDatabase, DATABASE_TARGETS, type ScratchDatabase } from '../helpers/scratch-db.js';
+
+type Credentials = { id: number; name: string; access_key: string; access_secret: string };
+
+async function createApp(database: ScratchDatabase, name: string): Promise<Credentials> {
+  const result = await runCli(['app', 'create', '--name', name, '--json'], { env: database.env });
+  assert.equal(result.code, 0, result.stderr);
+  return JSON.parse(result.stdout) as Credentials;
+}
+
+async function schemaStatus(server: RunningServer, app: Credentials): Promise<number> {
+  const res = await fetch(`${server.apiUrl}docs/schema/`, { headers: { 'x-access-key': app.access_key, 'x-access-secret': app.access_secret } });
+  await res.arrayBuffer();
+  return res.status;
+}
+
+describe('PGlite data directory lock', () => {
+  describe('while a server holds the directory', () => {
+    let database: ScratchDatabase;
+    let server: RunningServer | undefined;
+    let earlier: Credentials;
+    const lockPath = () => join(database.dataDir!, 'gatehouse.lock');
+
+    before(async () => {
+      database = await createScratchDatabase('pglite', { prepared: true });
+      earlier = await createApp(database, 'Before the server');
+      server = await startServer({ env: database.env });
+    });
+    after(async () => {
+      await server?.stop();
+      await database?.drop();
+    });
+
+    it('the server holds <data dir>/gatehouse.lock with its pid', async () => {
+      const lock = JSON.parse(await readFile(lockPath(), 'utf8')) as { pid: number };
+      assert.equal(lock.pid, server!.pid);
+    });
+
+    it('gatehouse migrate exits 1 with one line saying the database is in use', async () => {
+      const result = await runCli(['migrate'], { env: database.env });
+      assert.equal(result.code, 1, result.stdout);
+      assert.equal(result.stdout, '');
+      assert.equal(lines(result.stderr).length, 1, result.stderr);
+      assert.match(result.stderr, new RegExp(`in use by another Gatehouse process \\(pid ${server!.pid}\\)`));
+      assert.match(result.stderr, /stop the server first, or use the HTTP API/);
+    });
+
+    it('gatehouse app create exits 1 the same way, and the server keeps serving', async () => {
+      const result = await runCli(['app', 'create', '--name', 'Refused', '--json'], { env: database.env });
+      assert.equal(result.code, 1);
+      assert.equal(result.stdout, '');
+      assert.equal(lines(result.stderr).length, 1, result.stderr);
+      assert.match(result.stderr, /in use by another Gatehouse process/);
+      assert.equal(await schemaStatus(server!, earlier), 200);
+      assert.equal((await fetch(`${server!.origin}/health/ready`)).status, 200);
+    });
+
+    it('once the server stopped, the lock is gone, the CLI works and the data is intact', async () => {
+      const exit = await server!.stop();
+      assert.deepEqual(exit, { code: 0, signal: null });
+      assert.equal(existsSync(lockPath()), false);
+      const afterwards = await createApp(database, 'After the server');
+      const names = await database.inspect((db) => db.selectFrom('applications').select('name').orderBy('id').execute());
+      assert.deepEqual(names.map((r) => r.name), ['Before the server', 'After the server']);
+      assert.notEqual(afterwards.access_key, earlier.access_key);
+      const status = await runCli(['migrate', '--status'], { env: database.env });
+      assert.equal(status.code, 0, status.stderr);
+      assert.doesNotMatch(status.stdout, /\[pending\]/);
+    });
+  });
+
+  describe('a lock left behind', () => {
+    let database: ScratchDatabase;
+    const lockPath = () => join(database.dataDir!, 'gatehouse.lock');
+    before(async () => {
+      database = await createScratchDatabase('pglite', { prepared: true });
+    });
+    after(async () => {
+      await database?.drop();
+    });
+
+    it('by a process that no longer runs is taken over, and released after the command', async () => {
+      const dead = spawnSync(process.execPath, ['-e', '']);
+      assert.equal(dead.status, 0);
+      await writeFile(lockPath(), JSON.stringify({ pid: dead.pid, started_at: new Date().toISOString() }));
+      const result = await runCli(['migrate', '--status'], { env: database.env });
+      assert.equal(result.code, 0, result.stderr);
+      assert.match(result.stdout, /\[applied\] 0001_initial/);
+      assert.equal(existsSync(lockPath()), false);
+    });
+
+    it('that cannot be read (an interrupted write) is taken over', async () => {
+      await writeFile(lockPath(), '');
+      const result = await runCli(['migrate', '--status'], { env: database.env });
+      assert.equal(result.code, 0, result.stderr);
+      assert.equal(existsSync(lockPath()), false);
+    });
+  });
+});
+
+const postgres = DATABASE_TARGETS.find((t) => t.kind === 'postgres')!;
+describe('PostgreSQL takes no lock', { skip: postgres.skip }, () => {
+  let database: ScratchDatabase;
+  let server: RunningServer | undefined;
+  before(async () => {
+    database = await createScratchDatabase('postgres', { prepared: true });
+    server = await startServer({ env: database.env });
+  });
+  after(async () => {
+    await server?.stop();
+    await database?.drop();
+  });
+
+  it('a CLI command runs while a server serves the same database, and the server sees its result', async () => {
+    const created = await createApp(database, 'Beside the server');
+    assert.equal(await schemaStatus(server!, created), 200);
+  });
+});

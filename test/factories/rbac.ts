@@ -1,0 +1,26 @@
+import type { Executor } from '../../src/db/database.js';
+
+/** A permission, optionally under a parent given by code. */
+export async function createPermission(db: Executor, code: string, parentCode?: string) {
+  const parent = parentCode
+    ? await db.selectFrom('permissions').select('id').where('code', '=', parentCode).executeTakeFirstOrThrow()
+    : undefined;
+  return db.insertInto('permissions').values({ code, name: code, parent_id: parent?.id ?? null })
+    .returning(['id', 'code']).executeTakeFirstOrThrow();
+}
+
+/** A role holding the permissions named by code. */
+export async function createRole(db: Executor, code: string, permissionCodes: string[] = [], isDefault = false) {
+  const role = await db.insertInto('roles').values({ code, name: code, is_default: isDefault })
+    .returning(['id', 'code']).executeTakeFirstOrThrow();
+  if (permissionCodes.length) {
+    const permissions = await db.selectFrom('permissions').select('id').where('code', 'in', permissionCodes).execute();
+    await db.insertInto('role_permissions').values(permissions.map((p) => ({ role_id: role.id, permission_id: p.id }))).execute();
+  }
+  return role;
+}
+
+export async function assignRole(db: Executor, userId: number, roleCode: string) {
+  const role = await db.selectFrom('roles').select('id').where('code', '=', roleCode).executeTakeFirstOrThrow();
+  await db.insertInto('user_roles').values({ user_id: userId, role_id: role.id }).execute();
+}

@@ -1,0 +1,139 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import { buildApp } from '../../../src/app.js';
+import { loadConfig } from '../../../src/config/load.js';
+import { buildContainer } from '../../../src/container.js';
+import type { Database } from '../../../src/db/create-db.js';
+import type { DatabaseSchema } from '../../../src/db/database.js';
+import { acquireTestDatabase, releaseTestDatabase } from '../../helpers/database.js';
+import { createTestApp, testHasher, type TestApp } from '../../helpers/test-app.js';
+
+// The apps of the describes below share one database; holding it here avoids reopening it for each.
+before(acquireTestDatabase);
+after(releaseTestDatabase);
+
+describe('health', () => {
+  let t: TestApp;
+  before(async () => { t = await createTestApp(); });
+  after(async () => { await t.close(); });
+
+  it('GET /health/live answers 200 without application credentials', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/health/live' });
+    assert.equal(res.statusCode, 200);
+    assert.deepEqual(res.json(), { status: 'ok' });
+  });
+
+  it('GET /health/ready answers 200 when the database is reachable and migrated', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/health/ready' });
+    assert.equal(res.statusCode, 200);
+    assert.deepEqual(res.json(), { status: 'ok', database: 'ok', pending_migrations: 0 });
+  });
+
+  it('GET /health/ready answers 503 while a migration is pending', async () => {
+    const { rows } = await sql<{ name: string; timestamp: string }>`
+      select name, timestamp from gatehouse_migrations order by name desc limit 1`.execute(t.container.db);
+    const newest = rows[0];
+    assert.ok(newest, 'the test database is migrated');
+    await sql`delete from gatehouse_migrations where name = ${newest.name}`.execute(t.container.db);
+    try {
+      const res = await t.app.inject({ method: 'GET', url: '/health/ready' });
+      assert.equal(res.statusCode, 503);
+      assert.deepEqual(res.json(), { status: 'unavailable', database: 'ok', pending_migrations: 1 });
+      const live = await t.app.inject({ method: 'GET', url: '/health/live' });
+      assert.equal(live.statusCode, 200);
+    } finally {
+      await sql`insert into gatehouse_migrations (name, timestamp) values (${newest.name}, ${newest.timestamp})`.execute(t.container.db);
+    }
+    const again = await t.app.inject({ method: 'GET', url: '/health/ready' });
+    assert.equal(again.statusCode, 200);
+  });
+});
+
+describe('health with an unreachable database', () => {
+  let app: FastifyInstance;
+  let database: Database;
+  before(async () => {
+    // A real PostgreSQL driver pointed at a loopback port where nothing listens.
+    const pool = new pg.Pool({ connectionString: 'postgres://gatehouse@127.0.0.1:1/gatehouse', max: 1, connectionTimeoutMillis: 2000 });
+    pool.on('error', () => undefined);
+    const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
+    database = { db, kind: 'postgres', location: '127.0.0.1:1/gatehouse', close: () => db.destroy() };
+    const { config } = loadConfig({ SVC_DEBUG: 'true', SVC_LOG_LEVEL: 'silent', SVC_DATABASE_URL: 'postgres://gatehouse@127.0.0.1:1/gatehouse' });
+    const container = await buildContainer({ config, database, hasher: await testHasher() });
+    app = await buildApp(container, { logStream: false });
+    await app.ready();
+  });
+  after(async () => {
+    await app.close();
+    await database.close();
+  });
+
+  it('GET /health/ready answers 503 and /health/live still answers 200', async () => {
+    const ready = await app.inject({ method: 'GET', url: '/health/ready' });
+    assert.equal(ready.statusCode, 503);
+    assert.deepEqual(ready.json(), { status: 'unavailable', database: 'unreachable' });
+    const live = await app.inject({ method: 'GET', url: '/health/live' });
+    assert.equal(live.statusCode, 200);
+  });
+});
+
+describe('metrics', () => {
+  let t: TestApp;
+  before(async () => { t = await createTestApp(); });
+  after(async () => { await t.close(); });
+
+  it('GET /metrics answers Prometheus text counting requests by route and status, with a latency histogram', async () => {
+    await t.app.inject({ method: 'GET', url: '/health/live' });
+    await t.app.inject({ method: 'GET', url: '/health/live' });
+    await t.api({ method: 'GET', path: 'docs/schema/' });
+    await t.api({ method: 'GET', path: 'docs/schema/', appAuth: false });
+
+    const res = await t.app.inject({ method: 'GET', url: '/metrics' });
+    assert.equal(res.statusCode, 200);
+    assert.match(String(res.headers['content-type']), /^text\/plain; version=0\.0\.4/);
+    const lines = res.body.split('\n');
+    for (const line of [
+      '# TYPE gatehouse_http_requests_total counter',
+      'gatehouse_http_requests_total{method="GET",route="/health/live",status="200"} 2',
+      'gatehouse_http_requests_total{method="GET",route="/api/v1/auth/docs/schema/",status="200"} 1',
+      'gatehouse_http_requests_total{method="GET",route="/api/v1/auth/docs/schema/",status="401"} 1',
+      '# TYPE gatehouse_http_request_duration_seconds histogram',
+      'gatehouse_http_request_duration_seconds_bucket{le="+Inf",method="GET",route="/health/live"} 2',
+      'gatehouse_http_request_duration_seconds_count{method="GET",route="/health/live"} 2',
+    ]) assert.ok(lines.includes(line), `missing: ${line}`);
+    assert.ok(lines.some((l) => l.startsWith('gatehouse_http_request_duration_seconds_sum{method="GET",route="/health/live"} ')));
+  });
+
+  it('counts unknown paths under one "unmatched" route label, never the raw path', async () => {
+    const before = await t.app.inject({ method: 'GET', url: '/metrics' });
+    const count = (body: string) => Number(/^gatehouse_http_requests_total\{method="GET",route="unmatched",status="404"\} (\d+)$/m.exec(body)?.[1] ?? 0);
+    await t.app.inject({ method: 'GET', url: '/probe-a7c1' });
+    await t.api({ method: 'GET', path: 'probe-b9d2/' });
+    const after = await t.app.inject({ method: 'GET', url: '/metrics' });
+    assert.equal(count(after.body) - count(before.body), 2);
+    assert.doesNotMatch(after.body, /probe-a7c1|probe-b9d2/);
+  });
+
+  it('needs no application credentials and is not under the API prefix', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/metrics' });
+    assert.equal(res.statusCode, 200);
+    const prefixed = await t.api({ method: 'GET', path: 'metrics' });
+    assert.equal(prefixed.statusCode, 404);
+  });
+});
+
+describe('metrics switched off (SVC_METRICS_ENABLED=false)', () => {
+  let t: TestApp;
+  before(async () => { t = await createTestApp({ env: { SVC_METRICS_ENABLED: 'false' } }); });
+  after(async () => { await t.close(); });
+
+  it('GET /metrics answers 404 NOT_FOUND', async () => {
+    await t.app.inject({ method: 'GET', url: '/health/live' });
+    const res = await t.app.inject({ method: 'GET', url: '/metrics' });
+    assert.equal(res.statusCode, 404);
+    assert.deepEqual(res.json(), { error: 'Not found', code: 'NOT_FOUND' });
+  });
+});
