@@ -9,7 +9,7 @@ export default async function profileRoutes(app: FastifyInstance, { container, g
   const user = guards.user();
 
   app.get('/me/', { schema: { tags: ['profile'], response: { 200: ProfileResponse } }, onRequest: [user] },
-    async (req) => profile.get(authOf(req).user.id));
+    async (req) => profile.fromAuthenticated(authOf(req).user));
 
   app.patch('/me/', { schema: { tags: ['profile'], body: UpdateProfileBody, response: { 200: UpdateProfileResponse } }, onRequest: [user] },
     async (req) => profile.update(authOf(req).user.id, req.body as UpdateProfileInput));

@@ -3,6 +3,7 @@ import { toIso } from '../../core/clock.js';
 import { Nullable } from '../../http/schema.js';
 import type { Grants } from '../rbac/rbac.service.js';
 import type { PublicUser } from '../users/users.repo.js';
+import { PersonFields } from '../users/users.schemas.js';
 import { StoredText } from '../users/users.schemas.js';
 
 const OrgSummary = Type.Object({ id: Type.Integer(), name: Type.String(), slug: Type.String() });
@@ -10,15 +11,7 @@ const OrgSummary = Type.Object({ id: Type.Integer(), name: Type.String(), slug: 
 /** SPEC.md "Profile" (GET me/); the id is an integer here. */
 export const ProfileResponse = Type.Object({
   id: Type.Integer(),
-  email: Nullable(Type.String()),
-  first_name: Type.String(),
-  last_name: Type.String(),
-  username: Nullable(Type.String()),
-  phone: Nullable(Type.String()),
-  avatar: Nullable(Type.String()),
-  bio: Nullable(Type.String()),
-  timezone: Nullable(Type.String()),
-  language: Nullable(Type.String()),
+  ...PersonFields,
   is_active: Type.Boolean(),
   is_verified: Type.Boolean(),
   date_joined: Type.String({ format: 'date-time' }),

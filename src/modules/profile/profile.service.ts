@@ -5,6 +5,7 @@ import { isUniqueViolation } from '../../db/errors.js';
 import type { RbacService } from '../rbac/rbac.service.js';
 import { normalizePhone } from '../users/contact.js';
 import * as users from '../users/users.repo.js';
+import type { PublicUser } from '../users/users.repo.js';
 import * as repo from './profile.repo.js';
 import { toProfile, type UpdateProfileInput } from './profile.schemas.js';
 
@@ -58,7 +59,8 @@ export function createProfileService({ db, clock, rbac }: Deps) {
     return user;
   }
 
-  const get = async (userId: number) => toProfile(await load(userId));
+  /** The profile of the authenticated user, from the row bearer authentication already read. */
+  const fromAuthenticated = (user: PublicUser) => toProfile(user);
 
   async function roles(userId: number) {
     return rbac.grantsOf(await load(userId));
@@ -116,7 +118,7 @@ export function createProfileService({ db, clock, rbac }: Deps) {
     };
   }
 
-  return { get, roles, update };
+  return { fromAuthenticated, roles, update };
 }
 
 export type ProfileService = ReturnType<typeof createProfileService>;

@@ -108,49 +108,49 @@ export function createSessionService({ db, clock, config, audit }: Deps) {
     | { kind: 'replay'; userId: number; sessionId: number }
     | { kind: 'failed' };
 
+  /**
+   * Reads the token and, with rotation on, retires it in one statement; no transaction is needed because
+   * the retiring UPDATE itself decides a race (READ COMMITTED re-checks `rotated_at is null` after waiting).
+   */
+  async function rotateOrReuse(raw: string, meta: RequestMeta, now: Date): Promise<RefreshOutcome> {
+    const row = await tokens.findRefreshToken(db, sha256Hex(raw));
+    if (!row) return { kind: 'failed' };
+    const usable = row.revoked_at === null && row.session_revoked_at === null && row.expires_at > now
+      && row.session_expires_at > now && (!config.APPLICATION_AUTH_ENABLED || row.application_id === meta.applicationId)
+      && row.is_active && !row.is_banned && row.deleted_at === null && !(row.locked_until && row.locked_until > now)
+      && !(row.tokens_valid_after && row.created_at < row.tokens_valid_after);
+    if (!usable) return { kind: 'failed' };
+    const base = { userId: row.user_id, sessionId: row.session_id, mustChange: row.must_change_password };
+    if (!config.REFRESH_TOKEN_ROTATION) {
+      await tokens.touchRefreshToken(db, row.id, now);
+      await sessions.touchSession(db, row.session_id, now);
+      return { kind: 'ok', refresh: raw, refreshExpiresAt: row.expires_at, ...base };
+    }
+    const next = successorOf(raw, rotationKey);
+    const expiresAt = addSeconds(now, refreshLifetime);
+    // The session lives as long as its newest token, so the lifetime this response announces holds.
+    if (row.rotated_at === null
+      && await tokens.rotateRefreshToken(db, { id: row.id, successorHash: next.hash, now, expiresAt, ip: meta.ip })) {
+      return { kind: 'ok', refresh: next.raw, refreshExpiresAt: expiresAt, ...base };
+    }
+    // Already rotated. Within the grace window (parallel requests, a lost response) the same successor is
+    // returned; after it, presenting a retired token means it was copied: end the whole family
+    // (oidc-provider revokes the grant in the same situation).
+    const rotatedAt = (await tokens.findRefreshToken(db, sha256Hex(raw)))?.rotated_at ?? now;
+    if (now.getTime() - rotatedAt.getTime() <= config.REFRESH_TOKEN_REUSE_GRACE * 1000) {
+      const successor = await tokens.findTokenByHash(db, next.hash);
+      if (successor && successor.revoked_at === null && successor.expires_at > now) {
+        return { kind: 'ok', refresh: next.raw, refreshExpiresAt: successor.expires_at, ...base };
+      }
+      return { kind: 'failed' };
+    }
+    return { kind: 'replay', userId: row.user_id, sessionId: row.session_id };
+  }
+
   /** POST refresh/: rotation with a reuse grace window; a replay after the window ends the whole session. */
   async function refresh(raw: string, meta: RequestMeta) {
     const now = clock.now();
-    const outcome = await db.transaction().execute(async (trx): Promise<RefreshOutcome> => {
-      const row = await tokens.findRefreshToken(trx, sha256Hex(raw));
-      if (!row) return { kind: 'failed' };
-      const usable = row.revoked_at === null && row.session_revoked_at === null && row.expires_at > now
-        && row.session_expires_at > now && (!config.APPLICATION_AUTH_ENABLED || row.application_id === meta.applicationId)
-        && row.is_active && !row.is_banned && row.deleted_at === null && !(row.locked_until && row.locked_until > now)
-        && !(row.tokens_valid_after && row.created_at < row.tokens_valid_after);
-      if (!usable) return { kind: 'failed' };
-      const base = { userId: row.user_id, sessionId: row.session_id, mustChange: row.must_change_password };
-      if (!config.REFRESH_TOKEN_ROTATION) {
-        await tokens.touchRefreshToken(trx, row.id, now);
-        await sessions.touchSession(trx, row.session_id, now);
-        return { kind: 'ok', refresh: raw, refreshExpiresAt: row.expires_at, ...base };
-      }
-      const next = successorOf(raw, rotationKey);
-      if (row.rotated_at === null && await tokens.retireRefreshToken(trx, row.id, now)) {
-        const expiresAt = addSeconds(now, refreshLifetime);
-        const successor = await tokens.insertRefreshToken(trx, {
-          session_id: row.session_id, user_id: row.user_id, application_id: row.application_id, token_hash: next.hash,
-          created_at: now, expires_at: expiresAt, ip_address: meta.ip, device_info: null,
-        });
-        await tokens.linkSuccessor(trx, row.id, successor.id);
-        // The session lives as long as its newest token, so the lifetime this response announces holds.
-        await sessions.touchSession(trx, row.session_id, now, expiresAt);
-        return { kind: 'ok', refresh: next.raw, refreshExpiresAt: expiresAt, ...base };
-      }
-      // Already rotated. Within the grace window (parallel requests, a lost response) the same successor is
-      // returned; after it, presenting a retired token means it was copied: end the whole family
-      // (oidc-provider revokes the grant in the same situation).
-      const rotatedAt = (await tokens.findRefreshToken(trx, sha256Hex(raw)))?.rotated_at ?? now;
-      if (now.getTime() - rotatedAt.getTime() <= config.REFRESH_TOKEN_REUSE_GRACE * 1000) {
-        const successor = await tokens.findTokenByHash(trx, next.hash);
-        if (successor && successor.revoked_at === null && successor.expires_at > now) {
-          return { kind: 'ok', refresh: next.raw, refreshExpiresAt: successor.expires_at, ...base };
-        }
-        return { kind: 'failed' };
-      }
-      return { kind: 'replay', userId: row.user_id, sessionId: row.session_id };
-    });
-
+    const outcome = await rotateOrReuse(raw, meta, now);
     if (outcome.kind === 'replay') {
       await db.transaction().execute(async (trx) => {
         await sessions.revokeSessions(trx, [outcome.sessionId], now, 'refresh_token_reuse');

@@ -1,4 +1,5 @@
 import type { Executor, NewRow } from '../../db/database.js';
+import { PUBLIC_USER_COLUMNS } from './user-columns.js';
 
 export const insertUser = (db: Executor, values: NewRow<'users'>) =>
   db.insertInto('users').values(values).returning(['id', 'email', 'phone', 'created_at']).executeTakeFirstOrThrow();
@@ -34,10 +35,6 @@ export const findUserForLoginById = (db: Executor, id: number) =>
 
 export type LoginUser = NonNullable<Awaited<ReturnType<typeof findUserForLoginById>>>;
 
-/** The public user fields of SPEC.md "User" and "Profile". */
-export const PUBLIC_USER_COLUMNS = ['id', 'email', 'username', 'phone', 'avatar', 'bio', 'timezone', 'language', 'first_name',
-  'last_name', 'is_active', 'is_email_verified', 'is_phone_verified', 'is_2fa_enabled', 'is_superuser', 'is_staff',
-  'has_usable_password', 'must_change_password', 'created_at', 'last_login', 'custom_fields', 'preferences'] as const;
 
 export const findPublicUser = (db: Executor, id: number) =>
   db.selectFrom('users').select(PUBLIC_USER_COLUMNS).where('id', '=', id).executeTakeFirst();

@@ -16,9 +16,8 @@ export const PreferencesSchema = Type.Object({
   marketing_emails: Type.Boolean(),
 });
 
-/** SPEC.md "User" as returned by registration and login responses (the id is a string there). */
-export const UserResponse = Type.Object({
-  id: Type.String(),
+/** The personal fields the User and Profile representations share. */
+export const PersonFields = {
   email: Nullable(Type.String()),
   username: Nullable(Type.String()),
   phone: Nullable(Type.String()),
@@ -28,6 +27,12 @@ export const UserResponse = Type.Object({
   language: Nullable(Type.String()),
   first_name: Type.String(),
   last_name: Type.String(),
+};
+
+/** SPEC.md "User" as returned by registration and login responses (the id is a string there). */
+export const UserResponse = Type.Object({
+  id: Type.String(),
+  ...PersonFields,
   is_active: Type.Boolean(),
   is_email_verified: Type.Boolean(),
   is_phone_verified: Type.Boolean(),
