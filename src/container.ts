@@ -11,6 +11,8 @@ import { createLockoutService } from './modules/auth/lockout.service.js';
 import { createLoginService } from './modules/auth/login.service.js';
 import { createLogoutService } from './modules/auth/logout.service.js';
 import { createRegistrationService } from './modules/auth/registration.service.js';
+import { createOtpService } from './modules/otp/otp.service.js';
+import { createPasswordService } from './modules/passwords/passwords.service.js';
 import { createProfileService } from './modules/profile/profile.service.js';
 import { createPermissionService } from './modules/rbac/permissions.service.js';
 import { createRbacService } from './modules/rbac/rbac.service.js';
@@ -63,8 +65,10 @@ export async function buildContainer(opts: ContainerOptions) {
   const roles = createRoleService({ db, clock, audit });
   const userGrants = createUserGrantsService({ db, audit, rbac });
   const adminUsers = createAdminUserService({ db, clock, audit, rbac, sessions });
-  const security = createSecurityService({ db, clock, audit });
+  const security = createSecurityService({ db, clock, audit, sessions });
   const auditLogs = createAuditLogService({ db });
+  const passwords = createPasswordService({ config });
+  const otp = createOtpService({ db, clock, config, outbox, codeKey: deriveKey(secretKey, 'otp') });
 
   return {
     config,
@@ -76,7 +80,7 @@ export async function buildContainer(opts: ContainerOptions) {
     inbox,
     services: {
       outbox, applications, audit, users, rbac, sessions, bearer, lockout, login, registration, auth, profile,
-      permissions, roles, userGrants, adminUsers, security, auditLogs,
+      permissions, roles, userGrants, adminUsers, security, auditLogs, otp, passwords,
     },
   };
 }

@@ -221,6 +221,21 @@ export interface OutboxMessagesTable {
   sent_at: NullableTimestamp;
 }
 
+export type OtpPurpose = 'verify_email' | 'verify_phone' | 'password_change';
+
+export interface OtpCodesTable {
+  id: string;
+  user_id: number;
+  purpose: OtpPurpose;
+  channel: 'email' | 'sms';
+  recipient: string;
+  code_hmac: string;
+  attempts: Generated<number>;
+  expires_at: Timestamp;
+  consumed_at: NullableTimestamp;
+  created_at: DefaultTimestamp;
+}
+
 export interface DatabaseSchema {
   applications: ApplicationsTable;
   users: UsersTable;
@@ -239,6 +254,7 @@ export interface DatabaseSchema {
   login_attempts: LoginAttemptsTable;
   identifier_lockouts: IdentifierLockoutsTable;
   outbox_messages: OutboxMessagesTable;
+  otp_codes: OtpCodesTable;
 }
 
 export type Db = Kysely<DatabaseSchema>;

@@ -8,6 +8,8 @@ import authRoutes from '../modules/auth/auth.routes.js';
 import docsRoutes from '../modules/docs/docs.routes.js';
 import healthRoutes from '../modules/ops/health.routes.js';
 import metricsRoutes from '../modules/ops/metrics.routes.js';
+import otpRoutes from '../modules/otp/otp.routes.js';
+import passwordRoutes from '../modules/passwords/passwords.routes.js';
 import profileRoutes from '../modules/profile/profile.routes.js';
 import permissionRoutes from '../modules/rbac/permissions.routes.js';
 import roleRoutes from '../modules/rbac/roles.routes.js';
@@ -34,6 +36,8 @@ export const API_ROUTES: RoutePlugin[] = [
   applicationRoutes,
   adminUserRoutes,
   securityRoutes,
+  otpRoutes,
+  passwordRoutes,
 ];
 
 /** Operational routes at the root: no prefix, no application credentials. */

@@ -1,5 +1,5 @@
 import type { Executor, RowUpdate } from '../../db/database.js';
-import { containsPattern, type Order } from '../rbac/listing.js';
+import { containsPattern, type Order } from '../../core/listing.js';
 
 export type AdminUserOrderColumn = 'created_at' | 'email' | 'last_login' | 'first_name' | 'last_name';
 

@@ -3,7 +3,7 @@ import { PageOf, toPage } from '../../core/pagination.js';
 import type { RouteDeps } from '../../http/routes.js';
 import { MessageResponse } from '../../http/schema.js';
 import { accessControl } from '../rbac/access.js';
-import { IdParams, pathId } from '../rbac/fields.js';
+import { IdParams, pathId } from '../../core/fields.js';
 import {
   AdminUserActionResponse, AdminUserDetail, AdminUserListQuery, AdminUserPatchBody, AdminUserSummary, AdminUserUpdatedResponse,
   BanBody, EmptyBody, LockBody, type AdminUserListInput, type AdminUserPatch, type BanInput, type LockInput,

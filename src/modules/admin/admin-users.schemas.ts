@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { toIso } from '../../core/clock.js';
 import { Body, Nullable } from '../../http/schema.js';
-import { DateFilter, ListQuery, Ordering, SearchText } from '../rbac/listing.js';
+import { DateFilter, ListQuery, Ordering, SearchText } from '../../core/listing.js';
 import type { AdminUserRow } from './admin-users.repo.js';
 
 export const ADMIN_USER_ORDERING = ['created_at', 'email', 'last_login', 'first_name', 'last_name'] as const;

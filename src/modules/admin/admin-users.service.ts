@@ -4,7 +4,7 @@ import { pageRequest } from '../../core/pagination.js';
 import type { Db, Executor, RowUpdate } from '../../db/database.js';
 import type { AuditService } from '../audit/audit.service.js';
 import { auditOrigin, type Actor } from '../rbac/actor.js';
-import { dateRange, orderOf } from '../rbac/listing.js';
+import { dateRange, orderOf } from '../../core/listing.js';
 import type { RbacService } from '../rbac/rbac.service.js';
 import type { SessionService } from '../sessions/sessions.service.js';
 import * as repo from './admin-users.repo.js';

@@ -1,5 +1,5 @@
 import type { Executor } from '../../db/database.js';
-import type { Order } from '../rbac/listing.js';
+import type { Order } from '../../core/listing.js';
 
 export type AuditOrderColumn = 'created_at' | 'event_type' | 'severity';
 

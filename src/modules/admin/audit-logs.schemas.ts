@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { toIso } from '../../core/clock.js';
 import { Nullable } from '../../http/schema.js';
-import { DateFilter, IdFilter, ListQuery, Ordering } from '../rbac/listing.js';
+import { DateFilter, IdFilter, ListQuery, Ordering } from '../../core/listing.js';
 import type { AuditEventRow } from './audit-logs.repo.js';
 
 export const AuditLogQuery = ListQuery({

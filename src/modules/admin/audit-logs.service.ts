@@ -1,7 +1,7 @@
 import { AppError } from '../../core/errors.js';
 import { pageRequest } from '../../core/pagination.js';
 import type { Db } from '../../db/database.js';
-import { dateRange, orderOf } from '../rbac/listing.js';
+import { dateRange, orderOf } from '../../core/listing.js';
 import * as repo from './audit-logs.repo.js';
 import { toAuditLog, type AuditLogInput } from './audit-logs.schemas.js';
 

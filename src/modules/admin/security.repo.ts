@@ -1,5 +1,5 @@
 import type { Executor } from '../../db/database.js';
-import type { Order } from '../rbac/listing.js';
+import type { Order } from '../../core/listing.js';
 
 export type BlacklistOrderColumn = 'blacklisted_at' | 'expires_at';
 export type RefreshTokenOrderColumn = 'created_at' | 'expires_at' | 'last_used_at';
@@ -64,17 +64,6 @@ export const findRefreshTokenRecord = (db: Executor, id: number) =>
     .where('rt.id', '=', id).executeTakeFirst();
 
 export type RefreshTokenRecordRow = NonNullable<Awaited<ReturnType<typeof findRefreshTokenRecord>>>;
-
-/**
- * Ends the session a refresh token belongs to and revokes every token of that session, so neither a later refresh
- * nor an access token of the session is accepted again (the bearer check reads the session).
- */
-export async function revokeTokenSession(db: Executor, sessionId: number, now: Date): Promise<void> {
-  await db.updateTable('sessions').set({ revoked_at: now, revoke_reason: 'admin_revoked' })
-    .where('id', '=', sessionId).where('revoked_at', 'is', null).execute();
-  await db.updateTable('refresh_tokens').set({ revoked_at: now })
-    .where('session_id', '=', sessionId).where('revoked_at', 'is', null).execute();
-}
 
 export interface LoginAttemptFilter {
   identifier?: string; ipAddress?: string; success?: boolean; userId?: number; applicationId?: number; from?: Date; before?: Date;

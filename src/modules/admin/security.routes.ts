@@ -3,7 +3,7 @@ import { PageOf, toPage } from '../../core/pagination.js';
 import type { RouteDeps } from '../../http/routes.js';
 import { accessControl } from '../rbac/access.js';
 import { EmptyBody } from './admin-users.schemas.js';
-import { IdParams, pathId } from '../rbac/fields.js';
+import { IdParams, pathId } from '../../core/fields.js';
 import { AuditLog, AuditLogQuery, type AuditLogInput } from './audit-logs.schemas.js';
 import {
   BlacklistedToken, BlacklistQuery, CleanupResponse, LoginAttempt, LoginAttemptQuery, RefreshTokenQuery, RefreshTokenRecord,

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { toIso } from '../../core/clock.js';
 import { Body, Nullable } from '../../http/schema.js';
-import { DateFilter, IdFilter, ListQuery, Ordering } from '../rbac/listing.js';
+import { DateFilter, IdFilter, ListQuery, Ordering } from '../../core/listing.js';
 import type { RefreshTokenRecordRow } from './security.repo.js';
 
 const When = Type.String({ format: 'date-time' });

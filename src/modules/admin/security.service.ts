@@ -3,20 +3,21 @@ import { AppError } from '../../core/errors.js';
 import { pageRequest } from '../../core/pagination.js';
 import type { Db } from '../../db/database.js';
 import type { AuditService } from '../audit/audit.service.js';
+import type { SessionService } from '../sessions/sessions.service.js';
 import { auditOrigin, type Actor } from '../rbac/actor.js';
-import { dateRange, orderOf } from '../rbac/listing.js';
+import { dateRange, orderOf } from '../../core/listing.js';
 import * as repo from './security.repo.js';
 import {
   toBlacklistedToken, toLoginAttempt, toRefreshTokenRecord, type BlacklistInput, type LoginAttemptInput, type RefreshTokenInput,
 } from './security.schemas.js';
 
-type Deps = { db: Db; clock: Clock; audit: AuditService };
+type Deps = { db: Db; clock: Clock; audit: AuditService; sessions: SessionService };
 
 /** DECISIONS.md "Account deletion": the phrase that confirms a refresh-token revocation. */
 export const REVOKE_PHRASE = 'REVOKE';
 
 /** The token and sign-in listings of SPEC.md "Administration", blacklist cleanup and refresh-token revocation. */
-export function createSecurityService({ db, clock, audit }: Deps) {
+export function createSecurityService({ db, clock, audit, sessions }: Deps) {
   async function blacklisted(query: BlacklistInput) {
     const page = pageRequest(query);
     const now = clock.now();
@@ -53,7 +54,7 @@ export function createSecurityService({ db, clock, audit }: Deps) {
       const token = await repo.findRefreshTokenRecord(trx, id);
       if (!token) throw new AppError('NOT_FOUND');
       if (token.revoked_at !== null) throw new AppError('ALREADY_REVOKED', { message: 'This refresh token is already revoked' });
-      await repo.revokeTokenSession(trx, token.session_id, now);
+      await sessions.endSession(trx, token.session_id, 'admin_revoked');
       await audit.record({ event_type: 'refresh_token_revoked', severity: 'warning', user_id: token.user_id, ...auditOrigin(actor),
         details: { refresh_token_id: id, session_id: token.session_id } }, trx);
       return (await repo.findRefreshTokenRecord(trx, id))!;

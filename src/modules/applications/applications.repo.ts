@@ -1,5 +1,5 @@
 import type { Executor, NewRow, Row, RowUpdate } from '../../db/database.js';
-import { containsPattern, type Order } from '../rbac/listing.js';
+import { containsPattern, type Order } from '../../core/listing.js';
 
 export type ApplicationRow = Omit<Row<'applications'>, 'secret_hash'>;
 

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { toIso } from '../../core/clock.js';
 import { Body, Nullable } from '../../http/schema.js';
-import { ListQuery, Ordering, SearchText } from '../rbac/listing.js';
+import { ListQuery, Ordering, SearchText } from '../../core/listing.js';
 import type { ApplicationRow } from './applications.repo.js';
 
 const Name = Type.String({ minLength: 1, maxLength: 100 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { checkPasswordRules, passwordLength, type PolicyConfig } from './password-policy.js';
+import { checkContextWords, checkPasswordPolicy, checkPasswordRules, contextWords, passwordLength, type PolicyConfig } from './password-policy.js';
 
 const LENGTH_ONLY: PolicyConfig = {
   PASSWORD_MIN_LENGTH: 8,
@@ -89,5 +89,30 @@ describe('checkPasswordRules: composition', () => {
       'Password must contain a digit.',
       'Password must contain a symbol.',
     ]);
+  });
+});
+
+describe('contextWords and checkContextWords', () => {
+  it('takes the email local part whole and split, and the names, lower-cased', () => {
+    assert.deepEqual(contextWords({ email: 'Ann.Lee-Smith@example.com', first_name: 'Ann', last_name: 'Lee-Smith' }).sort(),
+      ['ann', 'ann.lee-smith', 'lee', 'lee-smith', 'smith'].sort());
+  });
+
+  it('ignores words shorter than 3 characters and missing values', () => {
+    assert.deepEqual(contextWords({ email: 'jo@example.com', first_name: null }), []);
+  });
+
+  it('refuses a password containing a context word in any case', () => {
+    const words = contextWords({ email: 'zebulon@example.com' });
+    assert.equal(checkContextWords('My-ZEBULON-pass', words).length, 1);
+    assert.deepEqual(checkContextWords('unrelated words here', words), []);
+  });
+});
+
+describe('checkPasswordPolicy', () => {
+  it('adds the common-password problem to the rule problems', () => {
+    const isCommon = (p: string) => p === 'password1234';
+    assert.deepEqual(checkPasswordPolicy('Password1234', LENGTH_ONLY, {}, isCommon), ['This password is too common.']);
+    assert.deepEqual(checkPasswordPolicy('ok-long-enough', LENGTH_ONLY, {}, isCommon), []);
   });
 });

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor, NewRow, RowUpdate } from '../../db/database.js';
-import { containsPattern, type Order } from './listing.js';
+import { containsPattern, type Order } from '../../core/listing.js';
 
 export type PermissionOrderColumn = 'code' | 'name' | 'created_at';
 

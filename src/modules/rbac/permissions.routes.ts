@@ -3,7 +3,7 @@ import { PageOf, toPage } from '../../core/pagination.js';
 import type { RouteDeps } from '../../http/routes.js';
 import { MessageResponse } from '../../http/schema.js';
 import { accessControl } from './access.js';
-import { IdParams, pathId } from './fields.js';
+import { IdParams, pathId } from '../../core/fields.js';
 import {
   CreatePermissionBody, PermissionListQuery, PermissionResponse, PermissionSummary, UpdatePermissionBody,
   type CreatePermissionInput, type PermissionListInput, type UpdatePermissionInput,

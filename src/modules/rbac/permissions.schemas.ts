@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { toIso } from '../../core/clock.js';
 import { Body, Nullable } from '../../http/schema.js';
-import { ListQuery, Ordering, SearchText } from './listing.js';
+import { ListQuery, Ordering, SearchText } from '../../core/listing.js';
 import type { PermissionRow } from './permissions.repo.js';
 
 /** Dotted lower-case codes (`<area>.<action>`); the same rule for role codes. */

@@ -5,8 +5,8 @@ import type { Db, Executor, RowUpdate } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { AuditService } from '../audit/audit.service.js';
 import { auditOrigin, type Actor } from './actor.js';
-import { displayName } from './fields.js';
-import { orderOf } from './listing.js';
+import { displayName } from '../../core/fields.js';
+import { orderOf } from '../../core/listing.js';
 import { assertHoldsAll } from './permission-set.js';
 import {
   toPermission, toPermissionSummary, type CreatePermissionInput, type PermissionListInput, type UpdatePermissionInput,

@@ -1,5 +1,5 @@
 import type { Executor, NewRow, RowUpdate } from '../../db/database.js';
-import { containsPattern, type Order } from './listing.js';
+import { containsPattern, type Order } from '../../core/listing.js';
 
 export type RoleOrderColumn = 'code' | 'name' | 'created_at';
 

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { toIso } from '../../core/clock.js';
 import { Body } from '../../http/schema.js';
-import { ListQuery, Ordering, SearchText } from './listing.js';
+import { ListQuery, Ordering, SearchText } from '../../core/listing.js';
 import { Code, Description, DisplayName, PermissionCodes, PermissionSummary, toPermissionSummary } from './permissions.schemas.js';
 import type { RoleRow } from './roles.repo.js';
 

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../core/errors.js';
 import type { RouteDeps } from '../../http/routes.js';
 import { accessControl } from './access.js';
-import { IdParams, pathId } from './fields.js';
+import { IdParams, pathId } from '../../core/fields.js';
 import {
   AssignRoleBody, RemoveRoleQuery, UserPermissionsAddedResponse, UserPermissionsBody, UserPermissionsRemovedResponse,
   UserPermissionsResponse, UserRoleChangeResponse, UserRolesResponse,

@@ -153,8 +153,7 @@ export function createSessionService({ db, clock, config, audit }: Deps) {
     const outcome = await rotateOrReuse(raw, meta, now);
     if (outcome.kind === 'replay') {
       await db.transaction().execute(async (trx) => {
-        await sessions.revokeSessions(trx, [outcome.sessionId], now, 'refresh_token_reuse');
-        await sessions.revokeSessionTokens(trx, [outcome.sessionId], now);
+        await endSession(trx, outcome.sessionId, 'refresh_token_reuse');
         await audit.record({ event_type: 'refresh_token_reuse', severity: 'critical', user_id: outcome.userId,
           application_id: meta.applicationId, ip_address: meta.ip, user_agent: meta.userAgent,
           details: { session_id: outcome.sessionId } }, trx);
@@ -173,14 +172,20 @@ export function createSessionService({ db, clock, config, audit }: Deps) {
     };
   }
 
+  /** Ends one session: its refresh tokens stop refreshing and its access tokens stop authenticating at once. */
+  async function endSession(trx: Executor, sessionId: number, reason: string): Promise<void> {
+    const now = clock.now();
+    await sessions.revokeSessions(trx, [sessionId], now, reason);
+    await sessions.revokeSessionTokens(trx, [sessionId], now);
+  }
+
   /** Ends the session the refresh token belongs to. Unknown tokens change nothing (and say nothing). */
   async function revokeByRefreshToken(raw: string, meta: RequestMeta): Promise<{ userId: number; sessionId: number } | null> {
     const now = clock.now();
     return db.transaction().execute(async (trx) => {
       const row = await tokens.findRefreshToken(trx, sha256Hex(raw));
       if (!row || (config.APPLICATION_AUTH_ENABLED && row.application_id !== meta.applicationId)) return null;
-      await sessions.revokeSessions(trx, [row.session_id], now, 'logout');
-      await sessions.revokeSessionTokens(trx, [row.session_id], now);
+      await endSession(trx, row.session_id, 'logout');
       return { userId: row.user_id, sessionId: row.session_id };
     });
   }
@@ -205,7 +210,7 @@ export function createSessionService({ db, clock, config, audit }: Deps) {
     return result;
   }
 
-  return { open, refresh, revokeByRefreshToken, blacklist, revokeAll, accessToken, jwtKey };
+  return { open, refresh, endSession, revokeByRefreshToken, blacklist, revokeAll, accessToken, jwtKey };
 }
 
 export type SessionService = ReturnType<typeof createSessionService>;

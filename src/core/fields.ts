@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { AppError } from '../../core/errors.js';
+import { AppError } from './errors.js';
 
 /** Path parameters `<id>`: any text, so that a malformed id answers 404 like a missing one. */
 export const IdParams = Type.Object({ id: Type.String() });

@@ -1,6 +1,6 @@
 import { Type, type TProperties } from 'typebox';
-import { DEFAULT_PAGE_SIZE } from '../../core/pagination.js';
-import { AppError } from '../../core/errors.js';
+import { DEFAULT_PAGE_SIZE } from './pagination.js';
+import { AppError } from './errors.js';
 
 /**
  * Query-string building blocks shared by the administrative lists (permissions, roles, applications, admin/*).

@@ -1,0 +1,42 @@
+import type { FastifyInstance } from 'fastify';
+import { authOf } from '../../http/guards.js';
+import type { RouteDeps } from '../../http/routes.js';
+import {
+  EmailVerifiedResponse, OtpRequestBody, OtpRequestResponse, OtpVerifyBody, PhoneVerifiedResponse,
+  type OtpRequestInput, type OtpVerifyInput,
+} from './otp.schemas.js';
+
+/** SPEC.md "One-time codes": request and verify codes for the account's email address and phone. */
+export default async function otpRoutes(app: FastifyInstance, { container, guards }: RouteDeps) {
+  const { otp } = container.services;
+  const user = guards.user();
+  const verifyLimit = guards.rateLimit('otp_verify', [{ max: 5, per: 'minute' }]);
+
+  app.post('/otp/request/', {
+    schema: { tags: ['otp'], body: OtpRequestBody, response: { 200: OtpRequestResponse } },
+    onRequest: [guards.rateLimit('otp_request', [{ max: 5, per: 'hour' }]), user],
+  }, async (req) => {
+    const { otp_type } = req.body as OtpRequestInput;
+    const sent = await otp.request(authOf(req).user.id, otp_type);
+    return {
+      message: `Verification code sent by ${sent.channel === 'email' ? 'email' : 'SMS'}.`,
+      otp_id: sent.otpId, expires_at: sent.expiresAt.toISOString(), channel: sent.channel, masked_recipient: sent.maskedRecipient,
+    };
+  });
+
+  app.post('/otp/verify/email/', {
+    schema: { tags: ['otp'], body: OtpVerifyBody, response: { 200: EmailVerifiedResponse } },
+    onRequest: [verifyLimit, user],
+  }, async (req) => {
+    const { verifiedAt } = await otp.verifyEmail(authOf(req).user.id, (req.body as OtpVerifyInput).code);
+    return { message: 'Email address verified.', email_verified: true, verified_at: verifiedAt.toISOString() };
+  });
+
+  app.post('/otp/verify/phone/', {
+    schema: { tags: ['otp'], body: OtpVerifyBody, response: { 200: PhoneVerifiedResponse } },
+    onRequest: [verifyLimit, user],
+  }, async (req) => {
+    const { verifiedAt, phoneNumber } = await otp.verifyPhone(authOf(req).user.id, (req.body as OtpVerifyInput).code);
+    return { message: 'Phone number verified.', phone_verified: true, verified_at: verifiedAt.toISOString(), phone_number: phoneNumber };
+  });
+}

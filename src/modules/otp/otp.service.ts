@@ -1,0 +1,97 @@
+import { randomUUID } from 'node:crypto';
+import type { Config } from '../../config/settings.js';
+import { addSeconds, type Clock } from '../../core/clock.js';
+import { AppError } from '../../core/errors.js';
+import type { Db, OtpPurpose } from '../../db/database.js';
+import type { OutboxService } from '../../notifications/outbox.service.js';
+import { newOtpCode, OTP_MAX_ATTEMPTS, otpHmac, sameHmac } from '../../security/otp-code.js';
+import * as repo from './otp.repo.js';
+
+type Deps = { db: Db; clock: Clock; config: Config; outbox: OutboxService; codeKey: Buffer };
+
+export type OtpType = 'email' | 'phone';
+
+const PURPOSE_OF: Record<OtpType, OtpPurpose> = { email: 'verify_email', phone: 'verify_phone' };
+
+/** `ann@example.com` → `a**@example.com`: enough to recognise the address, not to learn it. */
+export function maskEmail(email: string): string {
+  const at = email.lastIndexOf('@');
+  const local = email.slice(0, at);
+  return `${local.slice(0, 1)}${'*'.repeat(Math.max(local.length - 1, 1))}${email.slice(at)}`;
+}
+
+/** `+33612345678` → `+*******5678`. */
+export const maskPhone = (phone: string): string => `+${'*'.repeat(Math.max(phone.length - 5, 1))}${phone.slice(-4)}`;
+
+/** DECISIONS.md "Codes, links, passwords": verification codes for the account's email address and phone. */
+export function createOtpService({ db, clock, config, outbox, codeKey }: Deps) {
+  /** Issues a code for `purpose`, retiring older ones, and queues the message in the same transaction. */
+  async function issue(userId: number, purpose: OtpPurpose, otpType: OtpType) {
+    const contact = await repo.findContact(db, userId);
+    const recipient = otpType === 'email' ? contact?.email : contact?.phone;
+    if (!contact || !recipient) {
+      throw AppError.validation({ otp_type: [`This account has no ${otpType === 'email' ? 'email address' : 'phone number'}.`] });
+    }
+    const channel = otpType === 'email' ? 'email' as const : 'sms' as const;
+    const code = newOtpCode();
+    const now = clock.now();
+    const expiresAt = addSeconds(now, config.OTP_LIFETIME);
+    const row = await db.transaction().execute(async (trx) => {
+      await repo.lockUser(trx, userId);
+      await repo.retireCodes(trx, userId, purpose, now);
+      const inserted = await repo.insertCode(trx, {
+        id: randomUUID(), user_id: userId, purpose, channel, recipient, created_at: now, expires_at: expiresAt,
+        code_hmac: otpHmac(codeKey, code, { userId, purpose }),
+      });
+      await outbox.enqueue(trx, {
+        channel, to: recipient, purpose: 'otp', language: contact.language, expiresAt,
+        vars: { code, minutes: Math.ceil(config.OTP_LIFETIME / 60) }, dedupKey: `otp:${inserted.id}`,
+      });
+      return inserted;
+    });
+    outbox.kick();
+    return { otpId: row.id, expiresAt: row.expires_at, channel, maskedRecipient: otpType === 'email' ? maskEmail(recipient) : maskPhone(recipient) };
+  }
+
+  /**
+   * Checks and consumes a code: the attempt is counted before the comparison (and stays counted when the code
+   * is wrong), the comparison is constant-time, and consumption is a single statement so that one of several
+   * concurrent submissions wins. Wrong, expired, used, other-purpose and other-account codes all answer
+   * 401 INVALID_OTP.
+   */
+  async function consume(userId: number, purpose: OtpPurpose, code: string) {
+    const now = clock.now();
+    const live = await repo.takeAttempt(db, userId, purpose, now, OTP_MAX_ATTEMPTS);
+    if (!live || !sameHmac(live.code_hmac, otpHmac(codeKey, code, { userId, purpose }))) throw new AppError('INVALID_OTP');
+    return { id: live.id, recipient: live.recipient, now };
+  }
+
+  async function request(userId: number, otpType: OtpType) {
+    return issue(userId, PURPOSE_OF[otpType], otpType);
+  }
+
+  async function verifyEmail(userId: number, code: string) {
+    const live = await consume(userId, 'verify_email', code);
+    const ok = await db.transaction().execute(async (trx) => {
+      if (!await repo.consumeCode(trx, live.id, live.now)) return false;
+      // The address may have changed since the code was sent: only the address that received it is verified.
+      return !!await repo.markEmailVerified(trx, userId, live.recipient, live.now);
+    });
+    if (!ok) throw new AppError('INVALID_OTP');
+    return { verifiedAt: live.now };
+  }
+
+  async function verifyPhone(userId: number, code: string) {
+    const live = await consume(userId, 'verify_phone', code);
+    const phone = await db.transaction().execute(async (trx) => {
+      if (!await repo.consumeCode(trx, live.id, live.now)) return undefined;
+      return (await repo.markPhoneVerified(trx, userId, live.recipient, live.now))?.phone ?? undefined;
+    });
+    if (!phone) throw new AppError('INVALID_OTP');
+    return { verifiedAt: live.now, phoneNumber: phone };
+  }
+
+  return { issue, consume, request, verifyEmail, verifyPhone };
+}
+
+export type OtpService = ReturnType<typeof createOtpService>;
