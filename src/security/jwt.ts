@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomUUID, webcrypto } from 'node:crypto';
 import { errors, jwtVerify, SignJWT } from 'jose';
 
 export type TokenScope = 'full' | 'password_change_only' | '2fa_setup_only';
@@ -25,6 +25,18 @@ export interface JwtKey {
 export const hmacKey = (secret: string, issuer: string): JwtKey =>
   ({ alg: 'HS256', secret: new TextEncoder().encode(secret), issuer });
 
+// Importing the raw secret as a WebCrypto key on every sign and verify costs more than the HMAC itself:
+// import it once per key.
+const imported = new WeakMap<JwtKey, Promise<webcrypto.CryptoKey>>();
+function cryptoKeyOf(key: JwtKey): Promise<webcrypto.CryptoKey> {
+  let k = imported.get(key);
+  if (!k) {
+    k = webcrypto.subtle.importKey('raw', key.secret, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+    imported.set(key, k);
+  }
+  return k;
+}
+
 export async function signAccessToken(key: JwtKey, claims: { sub: string; app: number | null; sid: string; scope: TokenScope },
   now: Date, lifetimeSeconds: number): Promise<{ token: string; jti: string; expiresAt: Date }> {
   const iat = Math.floor(now.getTime() / 1000);
@@ -37,7 +49,7 @@ export async function signAccessToken(key: JwtKey, claims: { sub: string; app: n
     .setIssuedAt(iat)
     .setNotBefore(iat)
     .setExpirationTime(iat + lifetimeSeconds)
-    .sign(key.secret);
+    .sign(await cryptoKeyOf(key));
   return { token, jti, expiresAt: new Date((iat + lifetimeSeconds) * 1000) };
 }
 
@@ -50,7 +62,7 @@ const isRowId = (v: unknown): v is string => typeof v === 'string' && /^[1-9]\d{
 export async function verifyAccessToken(key: JwtKey, token: string, now: Date):
   Promise<{ ok: true; claims: AccessClaims } | { ok: false; reason: VerifyFailure }> {
   try {
-    const { payload } = await jwtVerify(token, key.secret, {
+    const { payload } = await jwtVerify(token, await cryptoKeyOf(key), {
       algorithms: [key.alg],
       issuer: key.issuer,
       currentDate: now,
