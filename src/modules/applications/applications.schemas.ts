@@ -20,22 +20,19 @@ export const ApplicationListQuery = ListQuery({
 });
 export type ApplicationListInput = Static<typeof ApplicationListQuery>;
 
-export const CreateApplicationBody = Body({
+/** The fields of create and PUT: `name` required, the rest optional. */
+const ApplicationFields = {
   name: Name,
   description: Type.Optional(Description),
   redirect_uris: Type.Optional(RedirectUris),
   allowed_origins: Type.Optional(AllowedOrigins),
   is_active: Type.Optional(Type.Boolean()),
-});
+};
+
+export const CreateApplicationBody = Body(ApplicationFields);
 export type CreateApplicationInput = Static<typeof CreateApplicationBody>;
 
-export const ReplaceApplicationBody = Body({
-  name: Name,
-  description: Type.Optional(Description),
-  redirect_uris: Type.Optional(RedirectUris),
-  allowed_origins: Type.Optional(AllowedOrigins),
-  is_active: Type.Optional(Type.Boolean()),
-}, 'name is required; other fields left out keep their value');
+export const ReplaceApplicationBody = Body(ApplicationFields, 'name is required; other fields left out keep their value');
 
 export const PatchApplicationBody = Body({
   name: Type.Optional(Name),
