@@ -12,7 +12,13 @@ import { createLoginService } from './modules/auth/login.service.js';
 import { createLogoutService } from './modules/auth/logout.service.js';
 import { createRegistrationService } from './modules/auth/registration.service.js';
 import { createOtpService } from './modules/otp/otp.service.js';
+import { createBreachChecker } from './modules/passwords/breach.js';
+import { createPasswordChangeService } from './modules/passwords/password-change.service.js';
+import { createPasswordResetService } from './modules/passwords/password-reset.service.js';
+import { createMagicLinkService } from './modules/passwordless/magic-link.service.js';
+import { createOtpLoginService } from './modules/passwordless/otp-login.service.js';
 import { createPasswordService } from './modules/passwords/passwords.service.js';
+import { isCommonPassword } from './modules/passwords/strength.js';
 import { createProfileService } from './modules/profile/profile.service.js';
 import { createPermissionService } from './modules/rbac/permissions.service.js';
 import { createRbacService } from './modules/rbac/rbac.service.js';
@@ -20,6 +26,7 @@ import { createRoleService } from './modules/rbac/roles.service.js';
 import { createUserGrantsService } from './modules/rbac/user-grants.service.js';
 import { createBearerService } from './modules/sessions/bearer.service.js';
 import { createSessionService } from './modules/sessions/sessions.service.js';
+import { createTwoFactorService } from './modules/twofactor/twofactor.service.js';
 import { createUserService } from './modules/users/users.service.js';
 import { createOutboxService } from './notifications/outbox.service.js';
 import { createNotifier, type Notifier } from './notifications/senders.js';
@@ -46,18 +53,24 @@ export async function buildContainer(opts: ContainerOptions) {
   const hasher = opts.hasher ?? await createArgon2Hasher(PRODUCTION_ARGON2, config.PASSWORD_HASH_CONCURRENCY);
   const redis = opts.redis ?? null;
   const secretKey = config.ENCRYPTION_KEY ?? config.JWT_SECRET_KEY!;
+  const onError = opts.onError ?? ((m: string) => process.stderr.write(`${m}\n`));
   const { notifier: configuredNotifier, inbox } = createNotifier(config);
   const outbox = createOutboxService({ db, clock, config, notifier: opts.notifier ?? configuredNotifier,
-    sealer: createSealer(deriveKey(secretKey, 'outbox')), onError: opts.onError ?? ((m) => process.stderr.write(`${m}\n`)) });
+    sealer: createSealer(deriveKey(secretKey, 'outbox')), onError });
 
   const audit = createAuditService({ db, clock, config });
   const applications = createApplicationService({ db, clock, audit });
-  const users = createUserService({ db, clock, hasher, config });
+  const breach = createBreachChecker({ apiUrl: config.BREACH_CHECK_API_URL, isCommon: isCommonPassword, onUnavailable: onError });
+  const passwords = createPasswordService({ db, config, hasher, breach });
+  const users = createUserService({ db, clock, hasher, passwords });
   const rbac = createRbacService({ db });
   const sessions = createSessionService({ db, clock, config, audit });
   const bearer = createBearerService({ db, clock, config, jwtKey: sessions.jwtKey });
   const lockout = createLockoutService({ db, clock, config, audit });
-  const login = createLoginService({ db, clock, config, hasher, audit, lockout, sessions, rbac });
+  const twofactor = createTwoFactorService({ db, clock, config, hasher, audit, lockout,
+    sealer: createSealer(deriveKey(secretKey, 'totp')), codeKey: deriveKey(secretKey, 'backup-codes') });
+  const login = createLoginService({ db, clock, config, hasher, audit, lockout, sessions, rbac,
+    verifySecondFactor: twofactor.verifyLoginCode });
   const registration = createRegistrationService({ db, users, sessions, login, audit });
   const auth = createLogoutService({ db, sessions, audit });
   const profile = createProfileService({ db, clock, rbac });
@@ -67,8 +80,13 @@ export async function buildContainer(opts: ContainerOptions) {
   const adminUsers = createAdminUserService({ db, clock, audit, rbac, sessions });
   const security = createSecurityService({ db, clock, audit, sessions });
   const auditLogs = createAuditLogService({ db });
-  const passwords = createPasswordService({ config });
   const otp = createOtpService({ db, clock, config, outbox, codeKey: deriveKey(secretKey, 'otp') });
+  const otpLogin = createOtpLoginService({ db, clock, config, users, otp, login, lockout, audit,
+    codeKey: deriveKey(secretKey, 'otp') });
+  const magicLinks = createMagicLinkService({ db, clock, config, outbox, login, lockout, audit });
+  const passwordReset = createPasswordResetService({ db, clock, config, hasher, audit, sessions, passwords, otp });
+  const passwordChange = createPasswordChangeService({ db, clock, hasher, audit, lockout, sessions, passwords, otp,
+    consumeLoginCode: otpLogin.consumeLoginCodeForSetInitial });
 
   return {
     config,
@@ -80,7 +98,8 @@ export async function buildContainer(opts: ContainerOptions) {
     inbox,
     services: {
       outbox, applications, audit, users, rbac, sessions, bearer, lockout, login, registration, auth, profile,
-      permissions, roles, userGrants, adminUsers, security, auditLogs, otp, passwords,
+      otpLogin, magicLinks,
+      permissions, roles, userGrants, adminUsers, security, auditLogs, otp, passwords, twofactor, passwordChange, passwordReset,
     },
   };
 }

@@ -221,7 +221,7 @@ export interface OutboxMessagesTable {
   sent_at: NullableTimestamp;
 }
 
-export type OtpPurpose = 'verify_email' | 'verify_phone' | 'password_change';
+export type OtpPurpose = 'verify_email' | 'verify_phone' | 'password_change' | 'password_reset' | 'login';
 
 export interface OtpCodesTable {
   id: string;
@@ -234,6 +234,46 @@ export interface OtpCodesTable {
   expires_at: Timestamp;
   consumed_at: NullableTimestamp;
   created_at: DefaultTimestamp;
+}
+
+export interface PasswordHistoryTable {
+  id: Generated<number>;
+  user_id: number;
+  password_hash: string;
+  created_at: DefaultTimestamp;
+}
+
+export interface TotpCredentialsTable {
+  user_id: number;
+  /** AES-256-GCM sealed base32 secret, set once setup is confirmed. */
+  secret_sealed: string | null;
+  /** AES-256-GCM sealed base32 secret awaiting confirmation. */
+  pending_secret_sealed: string | null;
+  /** The last accepted time step: only later steps are accepted. */
+  last_step: number | null;
+  confirmed_at: NullableTimestamp;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+}
+
+export interface BackupCodesTable {
+  id: Generated<number>;
+  user_id: number;
+  code_hash: string;
+  created_at: DefaultTimestamp;
+  consumed_at: NullableTimestamp;
+}
+
+export interface MagicLinksTable {
+  id: Generated<number>;
+  user_id: number;
+  /** The address the link was sent to: the link signs in only while the account still has it. */
+  email: string;
+  token_hash: string;
+  application_id: number | null;
+  created_at: DefaultTimestamp;
+  expires_at: Timestamp;
+  consumed_at: NullableTimestamp;
 }
 
 export interface DatabaseSchema {
@@ -255,6 +295,10 @@ export interface DatabaseSchema {
   identifier_lockouts: IdentifierLockoutsTable;
   outbox_messages: OutboxMessagesTable;
   otp_codes: OtpCodesTable;
+  magic_links: MagicLinksTable;
+  totp_credentials: TotpCredentialsTable;
+  backup_codes: BackupCodesTable;
+  password_history: PasswordHistoryTable;
 }
 
 export type Db = Kysely<DatabaseSchema>;

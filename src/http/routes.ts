@@ -9,11 +9,13 @@ import docsRoutes from '../modules/docs/docs.routes.js';
 import healthRoutes from '../modules/ops/health.routes.js';
 import metricsRoutes from '../modules/ops/metrics.routes.js';
 import otpRoutes from '../modules/otp/otp.routes.js';
+import passwordlessRoutes from '../modules/passwordless/passwordless.routes.js';
 import passwordRoutes from '../modules/passwords/passwords.routes.js';
 import profileRoutes from '../modules/profile/profile.routes.js';
 import permissionRoutes from '../modules/rbac/permissions.routes.js';
 import roleRoutes from '../modules/rbac/roles.routes.js';
 import userGrantRoutes from '../modules/rbac/user-grants.routes.js';
+import twoFactorRoutes from '../modules/twofactor/twofactor.routes.js';
 import type { Guards } from './guards.js';
 
 export interface RouteDeps {
@@ -37,7 +39,9 @@ export const API_ROUTES: RoutePlugin[] = [
   adminUserRoutes,
   securityRoutes,
   otpRoutes,
+  passwordlessRoutes,
   passwordRoutes,
+  twoFactorRoutes,
 ];
 
 /** Operational routes at the root: no prefix, no application credentials. */

@@ -3,9 +3,9 @@ import type { Job } from './registry.js';
 
 const DAY = 86_400;
 /** How long ended sessions, expired tokens and login attempts stay visible to administrators. */
-export const RETENTION = { sessionsDays: 30, loginAttemptsDays: 90, lockoutsDays: 1 } as const;
+export const RETENTION = { sessionsDays: 30, loginAttemptsDays: 90, lockoutsDays: 1, codesDays: 1 } as const;
 
-/** Deletes what can no longer matter: expired blacklist entries, long-ended sessions, stale counters. */
+/** Deletes what can no longer matter: expired blacklist entries, long-ended sessions, stale counters, dead codes and links. */
 export const cleanupJob: Job = async ({ db, clock }, log) => {
   const now = clock.now();
   const sessionCutoff = addSeconds(now, -RETENTION.sessionsDays * DAY);
@@ -21,6 +21,10 @@ export const cleanupJob: Job = async ({ db, clock }, log) => {
     .where('updated_at', '<', addSeconds(now, -RETENTION.lockoutsDays * DAY))
     .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)])).executeTakeFirst();
   log(`${Number(lockouts.numDeletedRows)} stale failure counters of unknown identifiers removed`);
-  const total = [blacklist, sessions, attempts, lockouts].reduce((n, r) => n + Number(r.numDeletedRows), 0);
+  const codeCutoff = addSeconds(now, -RETENTION.codesDays * DAY);
+  const codes = await db.deleteFrom('otp_codes').where('expires_at', '<', codeCutoff).executeTakeFirst();
+  const links = await db.deleteFrom('magic_links').where('expires_at', '<', codeCutoff).executeTakeFirst();
+  log(`${Number(codes.numDeletedRows)} one-time codes and ${Number(links.numDeletedRows)} sign-in links expired more than a day ago removed`);
+  const total = [blacklist, sessions, attempts, lockouts, codes, links].reduce((n, r) => n + Number(r.numDeletedRows), 0);
   return { summary: `${total} rows removed` };
 };

@@ -104,6 +104,11 @@ for (const { kind, skip } of DATABASE_TARGETS) {
       assert.match(line, /at least \d+ characters/);
     });
 
+    it('a common password exits 1 with one line saying so', async () => {
+      const line = await expectOneLineFailure(['--email', 'common@example.com', '--password', 'password123']);
+      assert.match(line, /too common/);
+    });
+
     it('none of the refused users was stored', async () => {
       const emails = await database.inspect((db) => db.selectFrom('users').select('email').orderBy('id').execute());
       assert.deepEqual(emails.map((r) => r.email), ['ada.lovelace@example.com', 'plain@example.com']);

@@ -38,3 +38,13 @@ export function parseSetCookie(header: string | string[] | undefined, name = 're
   const [pair, ...attrs] = line.split(';').map((s) => s.trim());
   return { value: decodeURIComponent(pair!.slice(name.length + 1)), attributes: attrs, line };
 }
+
+/**
+ * A session opened directly through the session service, for accounts that cannot sign in by password
+ * (passwordless) or to get a token of a given scope without a login flow.
+ */
+export async function openSession(t: TestApp, userId: number, scope: 'full' | 'password_change_only' = 'full') {
+  const meta = { ip: '127.0.0.1', userAgent: null, applicationId: t.credentials.id };
+  return t.container.db.transaction().execute((trx) =>
+    t.container.services.sessions.open(trx, { id: userId, max_sessions: null, max_devices: null }, scope, null, meta));
+}

@@ -47,6 +47,8 @@ const BASE_ENV: Env = {
   SVC_EMAIL_BACKEND: 'memory',
   SVC_SMS_BACKEND: 'memory',
   SVC_JWT_SECRET_KEY: 'test-secret-key-that-is-at-least-32-bytes-long',
+  // Nothing leaves loopback: a preset with the breach check on gets a refused connection and the local list.
+  SVC_BREACH_CHECK_API_URL: 'http://127.0.0.1:9',
 };
 
 export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp> {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { addSeconds } from '../../src/core/clock.js';
+import { createUser } from '../factories/users.js';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp-sink.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
@@ -89,6 +90,27 @@ describe('outbox delivery through a real SMTP server and a real SMS webhook', ()
     const mails = await smtp.waitFor(1);
     assert.equal(mails.length, 1);
     assert.equal((await rows())[0]!.status, 'sent');
+  });
+
+  it('answers a reset request normally while SMTP is down, and the code arrives exactly once after it returns', async () => {
+    await createUser(t, { email: 'ann@example.com' });
+    await smtp.stop();
+    const res = await t.api({ method: 'POST', path: 'password/reset/request/', payload: { email: 'ann@example.com' } });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.deepEqual(Object.keys(res.json()).sort(), ['channel', 'expires_at', 'message', 'otp_id']);
+    assert.deepEqual(await outbox().flush(), { sent: 0, retried: 1, failed: 0, expired: 0 });
+    smtp = await startSmtpSink(smtpPort);
+    t.clock.advance(6);
+    assert.deepEqual(await outbox().flush(), { sent: 1, retried: 0, failed: 0, expired: 0 });
+    t.clock.advance(60);
+    await outbox().flush();
+    const mails = await smtp.waitFor(1);
+    assert.equal(mails.length, 1);
+    const code = /\b(\d{6})\b/.exec(mails[0]!.text ?? '')?.[1];
+    assert.ok(code);
+    const confirmed = await t.api({ method: 'POST', path: 'password/reset/confirm/',
+      payload: { email: 'ann@example.com', otp_code: code, new_password: 'violet submarine orchestra' } });
+    assert.equal(confirmed.statusCode, 200, confirmed.body);
   });
 
   it('drops a message that expired while undeliverable instead of sending it stale', async () => {

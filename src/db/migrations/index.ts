@@ -3,6 +3,9 @@ import * as m0001 from './0001_initial.js';
 import * as m0002 from './0002_sessions.js';
 import * as m0003 from './0003_notifications.js';
 import * as m0004 from './0004_codes.js';
+import * as m0005 from './0005_password_history.js';
+import * as m0006 from './0006_two_factor.js';
+import * as m0007 from './0007_magic_links.js';
 
 /** Every migration, in order. Migrations are frozen once released: add a new one, never edit an old one. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -10,4 +13,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0002_sessions': m0002,
   '0003_notifications': m0003,
   '0004_codes': m0004,
+  '0005_password_history': m0005,
+  '0006_two_factor': m0006,
+  '0007_magic_links': m0007,
 };

@@ -2,7 +2,7 @@ import type { Config } from '../../config/settings.js';
 import type { Clock } from '../../core/clock.js';
 import { AppError } from '../../core/errors.js';
 import type { Db } from '../../db/database.js';
-import type { TokenScope } from '../../security/jwt.js';
+import { signAccessToken, type TokenScope } from '../../security/jwt.js';
 import type { PasswordHasher } from '../../security/password-hash.js';
 import type { AuditService } from '../audit/audit.service.js';
 import type { RbacService } from '../rbac/rbac.service.js';
@@ -22,6 +22,12 @@ type Deps = {
   db: Db; clock: Clock; config: Config; hasher: PasswordHasher; audit: AuditService; lockout: LockoutService;
   sessions: SessionService; rbac: RbacService; verifySecondFactor?: SecondFactorVerifier;
 };
+
+/** DECISIONS.md "Login protection": the restricted token of an administrator without 2FA lives 15 minutes. */
+export const ADMIN_SETUP_TOKEN_LIFETIME = 900;
+
+/** What the scope of a new token depends on. */
+export type ScopeSubject = Pick<users.LoginUser, 'must_change_password' | 'is_staff' | 'is_superuser' | 'is_2fa_enabled'>;
 
 export interface LoginMeta extends RequestMeta {
   method: string;
@@ -72,12 +78,43 @@ export function createLoginService(deps: Deps) {
     }
   }
 
-  const scopeFor = (u: { must_change_password: boolean }): TokenScope =>
-    u.must_change_password && config.FORCE_PASSWORD_CHANGE_ON_FIRST_LOGIN_ENABLED ? 'password_change_only' : 'full';
+  /**
+   * SPEC.md "Token scope": an administrator (is_staff or is_superuser) without 2FA gets `2fa_setup_only`, which
+   * takes precedence over `password_change_only`; once 2FA is on, the next login enforces the password change.
+   */
+  function scopeFor(u: ScopeSubject): TokenScope {
+    if ((u.is_staff || u.is_superuser) && !u.is_2fa_enabled) return '2fa_setup_only';
+    return u.must_change_password && config.FORCE_PASSWORD_CHANGE_ON_FIRST_LOGIN_ENABLED ? 'password_change_only' : 'full';
+  }
 
-  /** Opens the session, records the login and builds SPEC.md's token response. */
+  /**
+   * The admin gate: 403 ADMIN_2FA_SETUP_REQUIRED carrying a 15-minute `2fa_setup_only` access token. The token
+   * needs a session for the bearer check; the session's refresh token is never handed out, so the only way on
+   * is to set 2FA up and sign in again with a code.
+   */
+  async function refuseUntilTwoFactor(user: users.LoginUser, identifier: string, deviceInfo: string | undefined,
+    meta: LoginMeta): Promise<never> {
+    let access: Awaited<ReturnType<typeof signAccessToken>>;
+    try {
+      access = await db.transaction().execute(async (trx) => {
+        const { session_id: sid } = await sessions.open(trx, user, '2fa_setup_only', deviceInfo, meta);
+        return signAccessToken(sessions.jwtKey, { sub: String(user.id), app: meta.applicationId, sid, scope: '2fa_setup_only' },
+          clock.now(), ADMIN_SETUP_TOKEN_LIFETIME);
+      });
+    } catch (err) {
+      if (err instanceof AppError) await failed(identifier, meta, user.id, err.code.toLowerCase());
+      throw err;
+    }
+    await failed(identifier, meta, user.id, 'admin_2fa_setup_required');
+    throw new AppError('ADMIN_2FA_SETUP_REQUIRED', { extra: {
+      access_token: access.token, token_type: 'Bearer', expires_in: ADMIN_SETUP_TOKEN_LIFETIME, token_scope: '2fa_setup_only',
+    } });
+  }
+
+  /** Opens the session, records the login and builds SPEC.md's token response (or applies the admin gate). */
   async function completeLogin(user: users.LoginUser, identifier: string, deviceInfo: string | undefined, meta: LoginMeta) {
     const scope = scopeFor(user);
+    if (scope === '2fa_setup_only') return refuseUntilTwoFactor(user, identifier, deviceInfo, meta);
     let issued: IssuedTokens;
     try {
       issued = await db.transaction().execute(async (trx) => {

@@ -40,3 +40,9 @@ export const markEmailVerified = (trx: Executor, userId: number, email: string, 
 export const markPhoneVerified = (trx: Executor, userId: number, phone: string, now: Date) =>
   trx.updateTable('users').set({ is_phone_verified: true, updated_at: now })
     .where('id', '=', userId).where('phone', '=', phone).returning(['phone']).executeTakeFirst();
+
+/** The live (unused, unexpired) code of this account and purpose with its attempt count, spent or not. */
+export const findLiveCode = (db: Executor, userId: number, purpose: OtpPurpose, now: Date) =>
+  db.selectFrom('otp_codes').select(['id', 'attempts'])
+    .where('user_id', '=', userId).where('purpose', '=', purpose).where('consumed_at', 'is', null)
+    .where('expires_at', '>', now).orderBy('created_at', 'desc').limit(1).executeTakeFirst();

@@ -16,10 +16,10 @@ export default async function otpRoutes(app: FastifyInstance, { container, guard
     schema: { tags: ['otp'], body: OtpRequestBody, response: { 200: OtpRequestResponse } },
     onRequest: [guards.rateLimit('otp_request', [{ max: 5, per: 'hour' }]), user],
   }, async (req) => {
-    const { otp_type } = req.body as OtpRequestInput;
-    const sent = await otp.request(authOf(req).user.id, otp_type);
+    const { otp_type, purpose } = req.body as OtpRequestInput;
+    const sent = await otp.request(authOf(req).user.id, otp_type, purpose);
     return {
-      message: `Verification code sent by ${sent.channel === 'email' ? 'email' : 'SMS'}.`,
+      message: `${purpose === 'password_change' ? 'Password change' : 'Verification'} code sent by ${sent.channel === 'email' ? 'email' : 'SMS'}.`,
       otp_id: sent.otpId, expires_at: sent.expiresAt.toISOString(), channel: sent.channel, masked_recipient: sent.maskedRecipient,
     };
   });

@@ -1,7 +1,11 @@
 import { Type, type Static } from 'typebox';
 import { Body } from '../../http/schema.js';
 
-export const OtpRequestBody = Body({ otp_type: Type.Union([Type.Literal('email'), Type.Literal('phone')]) });
+export const OtpRequestBody = Body({
+  otp_type: Type.Union([Type.Literal('email'), Type.Literal('phone')]),
+  /** `verify` (default) proves the address; `password_change` is the fresh proof password/change/ accepts as `otp_code`. */
+  purpose: Type.Optional(Type.Union([Type.Literal('verify'), Type.Literal('password_change')])),
+});
 export type OtpRequestInput = Static<typeof OtpRequestBody>;
 
 /** SPEC.md "Limits": verification code fields take at most 6 characters. */

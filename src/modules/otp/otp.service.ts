@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { Config } from '../../config/settings.js';
 import { addSeconds, type Clock } from '../../core/clock.js';
 import { AppError } from '../../core/errors.js';
-import type { Db, OtpPurpose } from '../../db/database.js';
+import type { Db, Executor, OtpPurpose } from '../../db/database.js';
 import type { OutboxService } from '../../notifications/outbox.service.js';
+import type { Purpose as TemplatePurpose } from '../../notifications/templates.js';
 import { newOtpCode, OTP_MAX_ATTEMPTS, otpHmac, sameHmac } from '../../security/otp-code.js';
 import * as repo from './otp.repo.js';
 
@@ -26,7 +27,7 @@ export const maskPhone = (phone: string): string => `+${'*'.repeat(Math.max(phon
 /** DECISIONS.md "Codes, links, passwords": verification codes for the account's email address and phone. */
 export function createOtpService({ db, clock, config, outbox, codeKey }: Deps) {
   /** Issues a code for `purpose`, retiring older ones, and queues the message in the same transaction. */
-  async function issue(userId: number, purpose: OtpPurpose, otpType: OtpType) {
+  async function issue(userId: number, purpose: OtpPurpose, otpType: OtpType, template: TemplatePurpose = 'otp') {
     const contact = await repo.findContact(db, userId);
     const recipient = otpType === 'email' ? contact?.email : contact?.phone;
     if (!contact || !recipient) {
@@ -44,7 +45,7 @@ export function createOtpService({ db, clock, config, outbox, codeKey }: Deps) {
         code_hmac: otpHmac(codeKey, code, { userId, purpose }),
       });
       await outbox.enqueue(trx, {
-        channel, to: recipient, purpose: 'otp', language: contact.language, expiresAt,
+        channel, to: recipient, purpose: template, language: contact.language, expiresAt,
         vars: { code, minutes: Math.ceil(config.OTP_LIFETIME / 60) }, dedupKey: `otp:${inserted.id}`,
       });
       return inserted;
@@ -66,8 +67,12 @@ export function createOtpService({ db, clock, config, outbox, codeKey }: Deps) {
     return { id: live.id, recipient: live.recipient, now };
   }
 
-  async function request(userId: number, otpType: OtpType) {
-    return issue(userId, PURPOSE_OF[otpType], otpType);
+  /** Consumes a code `consume` accepted, inside the caller's transaction; false when a concurrent use won. */
+  const claim = async (trx: Executor, live: { id: string; now: Date }) => Boolean(await repo.consumeCode(trx, live.id, live.now));
+
+  /** otp/request/: a code proving the address (default), or one proving the account for password/change/. */
+  async function request(userId: number, otpType: OtpType, purpose: 'verify' | 'password_change' = 'verify') {
+    return issue(userId, purpose === 'verify' ? PURPOSE_OF[otpType] : 'password_change', otpType);
   }
 
   async function verifyEmail(userId: number, code: string) {
@@ -91,7 +96,7 @@ export function createOtpService({ db, clock, config, outbox, codeKey }: Deps) {
     return { verifiedAt: live.now, phoneNumber: phone };
   }
 
-  return { issue, consume, request, verifyEmail, verifyPhone };
+  return { issue, consume, claim, request, verifyEmail, verifyPhone };
 }
 
 export type OtpService = ReturnType<typeof createOtpService>;

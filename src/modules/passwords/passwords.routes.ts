@@ -1,11 +1,37 @@
 import type { FastifyInstance } from 'fastify';
+import { AppError } from '../../core/errors.js';
+import { authOf } from '../../http/guards.js';
+import { metaOf } from '../../http/request-meta.js';
 import type { RouteDeps } from '../../http/routes.js';
-import { RequirementsResponse, StrengthBody, StrengthResponse, type StrengthInput } from './passwords.schemas.js';
+import { isValidEmail, normalizeEmail, phoneFromParts } from '../users/contact.js';
+import type { ResetTarget } from './password-reset.service.js';
+import {
+  ChangeBody, ChangeResponse, RequirementsResponse, ResetConfirmBody, ResetConfirmResponse, ResetRequestBody,
+  ResetRequestResponse, SetInitialBody, SetInitialResponse, StrengthBody, StrengthResponse, type ChangeInput,
+  type ResetConfirmInput, type ResetRequestInput, type SetInitialInput, type StrengthInput,
+} from './passwords.schemas.js';
 
-/** SPEC.md "Passwords": GET password/requirements/, POST password/strength/ (both public). */
-export default async function passwordRoutes(app: FastifyInstance, { container }: RouteDeps) {
-  const { passwords } = container.services;
+/** The account a reset names: an email, or a phone in two fields (400 with non_field_errors when neither). */
+function resetTarget(body: ResetRequestInput): ResetTarget {
+  if (body.email !== undefined && body.email.trim() !== '') {
+    const email = normalizeEmail(body.email);
+    if (!isValidEmail(email)) throw AppError.validation({ email: ['Enter a valid email address.'] });
+    return { email };
+  }
+  if (body.phone_country_code === undefined && body.phone_number === undefined) {
+    throw AppError.validation({ non_field_errors: ['Provide an email, or phone_country_code with phone_number.'] });
+  }
+  const parsed = phoneFromParts(body.phone_country_code, body.phone_number);
+  if (parsed.errors) throw AppError.validation(parsed.errors);
+  return { phone: parsed.phone };
+}
+
+/** SPEC.md "Passwords". */
+export default async function passwordRoutes(app: FastifyInstance, { container, guards }: RouteDeps) {
+  const { passwords, passwordChange, passwordReset } = container.services;
   const { config } = container;
+  const restricted = guards.user({ scopes: ['full', 'password_change_only'] });
+  const proofLimit = guards.rateLimit('password_proof', [{ max: 5, per: 'minute' }]);
 
   app.get('/password/requirements/', { schema: { tags: ['passwords'], response: { 200: RequirementsResponse } } },
     async () => ({ requirements: passwords.requirements(), min_length: config.PASSWORD_MIN_LENGTH, max_length: config.PASSWORD_MAX_LENGTH }));
@@ -15,4 +41,33 @@ export default async function passwordRoutes(app: FastifyInstance, { container }
       const { password, email } = req.body as StrengthInput;
       return passwords.strength(password, { email: email ?? null });
     });
+
+  app.post('/password/change/', {
+    schema: { tags: ['passwords'], body: ChangeBody, response: { 200: ChangeResponse } },
+    onRequest: [proofLimit, restricted],
+  }, async (req) => passwordChange.change(authOf(req), req.body as ChangeInput, metaOf(req)));
+
+  app.post('/password/set-initial/', {
+    schema: { tags: ['passwords'], body: SetInitialBody, response: { 200: SetInitialResponse } },
+    onRequest: [guards.feature('OTP_LOGIN_ENABLED'), proofLimit, restricted],
+  }, async (req) => passwordChange.setInitial(authOf(req), req.body as SetInitialInput, metaOf(req)));
+
+  app.post('/password/reset/request/', {
+    schema: { tags: ['passwords'], body: ResetRequestBody, response: { 200: ResetRequestResponse } },
+    onRequest: [guards.rateLimit('password_reset', [{ max: 3, per: 'hour' }])],
+  }, async (req) => {
+    const sent = await passwordReset.request(resetTarget(req.body as ResetRequestInput), metaOf(req));
+    return {
+      message: 'If an account matches, a reset code has been sent to it.',
+      otp_id: sent.otp_id, expires_at: sent.expires_at.toISOString(), channel: sent.channel,
+    };
+  });
+
+  app.post('/password/reset/confirm/', {
+    schema: { tags: ['passwords'], body: ResetConfirmBody, response: { 200: ResetConfirmResponse } },
+    onRequest: [guards.rateLimit('password_reset_confirm', [{ max: 5, per: 'minute' }])],
+  }, async (req) => {
+    const body = req.body as ResetConfirmInput;
+    return passwordReset.confirm(resetTarget(body), body.otp_code, body.new_password, metaOf(req));
+  });
 }

@@ -29,3 +29,57 @@ export const StrengthResponse = Type.Object({
   errors: Type.Array(Type.String()),
   requirements: Requirements,
 });
+
+// Long enough for any real password, short enough that nothing huge ever reaches the hasher; the policy caps it at 128.
+const Password = Type.String({ minLength: 1, maxLength: 1024 });
+/** SPEC.md "Limits": code fields take at most 6 characters. */
+const Code = Type.String({ minLength: 1, maxLength: 6 });
+const Contact = {
+  email: Type.Optional(Type.String({ maxLength: 254 })),
+  phone_country_code: Type.Optional(Type.String({ maxLength: 8 })),
+  phone_number: Type.Optional(Type.String({ maxLength: 32 })),
+};
+
+export const ChangeBody = Body({
+  current_password: Type.Optional(Password),
+  otp_code: Type.Optional(Code),
+  new_password: Password,
+});
+export type ChangeInput = Static<typeof ChangeBody>;
+
+/** The pair a `password_change_only` caller gets back, with full scope. */
+const RestrictedExit = {
+  access_token: Type.Optional(Type.String()),
+  refresh_token: Type.Optional(Type.String()),
+  token_type: Type.Optional(Type.Literal('Bearer')),
+  expires_in: Type.Optional(Type.Integer()),
+  refresh_expires_in: Type.Optional(Type.Integer()),
+};
+
+export const ChangeResponse = Type.Object({
+  message: Type.String(),
+  password_strength: Type.String(),
+  sessions_revoked: Type.Integer(),
+  ...RestrictedExit,
+});
+
+export const SetInitialBody = Body({ otp_code: Code, new_password: Password });
+export type SetInitialInput = Static<typeof SetInitialBody>;
+export const SetInitialResponse = Type.Object({ message: Type.String(), ...RestrictedExit });
+
+export const ResetRequestBody = Body(Contact);
+export type ResetRequestInput = Static<typeof ResetRequestBody>;
+export const ResetRequestResponse = Type.Object({
+  message: Type.String(),
+  otp_id: Type.String(),
+  expires_at: Type.String({ format: 'date-time' }),
+  channel: Type.Union([Type.Literal('email'), Type.Literal('sms')]),
+});
+
+export const ResetConfirmBody = Body({ ...Contact, otp_code: Code, new_password: Password });
+export type ResetConfirmInput = Static<typeof ResetConfirmBody>;
+export const ResetConfirmResponse = Type.Object({
+  message: Type.String(),
+  tokens_revoked: Type.Integer(),
+  password_safe: Type.Boolean(),
+});

@@ -17,6 +17,9 @@ export const listActiveSessions = (db: Executor, userId: number, now: Date) =>
     .where('user_id', '=', userId).where('revoked_at', 'is', null).where('expires_at', '>', now)
     .orderBy('created_at').orderBy('id').execute();
 
+export const findSessionDevice = (db: Executor, id: number) =>
+  db.selectFrom('sessions').select(['id', 'device_info']).where('id', '=', id).executeTakeFirst();
+
 export const revokeSessions = (db: Executor, ids: number[], now: Date, reason: string) =>
   ids.length === 0 ? Promise.resolve(0) : db.updateTable('sessions').set({ revoked_at: now, revoke_reason: reason })
     .where('id', 'in', ids).where('revoked_at', 'is', null).executeTakeFirst().then((r) => Number(r.numUpdatedRows));

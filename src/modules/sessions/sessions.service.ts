@@ -210,7 +210,27 @@ export function createSessionService({ db, clock, config, audit }: Deps) {
     return result;
   }
 
-  return { open, refresh, endSession, revokeByRefreshToken, blacklist, revokeAll, accessToken, jwtKey };
+  /**
+   * Ends every session of the user but `keepSessionId`; their access tokens stop at once through the session
+   * check, while the caller's own session goes on. Answers how many sessions ended.
+   */
+  async function revokeOthers(trx: Executor, userId: number, keepSessionId: number | null, reason: string): Promise<number> {
+    const now = clock.now();
+    await sessions.lockUserSessions(trx, userId);
+    const ids = (await sessions.listActiveSessions(trx, userId, now)).map((s) => s.id).filter((id) => id !== keepSessionId);
+    await sessions.revokeSessions(trx, ids, now, reason);
+    await sessions.revokeSessionTokens(trx, ids, now);
+    return ids.length;
+  }
+
+  /** Replaces a restricted session by a full-scope one on the same device (after a forced password change). */
+  async function reopenFull(trx: Executor, user: SessionUser, sessionId: number, reason: string, meta: RequestMeta): Promise<IssuedTokens> {
+    const device = await sessions.findSessionDevice(trx, sessionId);
+    await endSession(trx, sessionId, reason);
+    return open(trx, user, 'full', device?.device_info ?? null, meta);
+  }
+
+  return { open, refresh, endSession, revokeByRefreshToken, blacklist, revokeAll, revokeOthers, reopenFull, accessToken, jwtKey };
 }
 
 export type SessionService = ReturnType<typeof createSessionService>;

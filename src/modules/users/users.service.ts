@@ -1,10 +1,9 @@
-import type { Config } from '../../config/settings.js';
 import type { Clock } from '../../core/clock.js';
 import { AppError, type FieldErrors } from '../../core/errors.js';
 import type { Db } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { PasswordHasher } from '../../security/password-hash.js';
-import { checkPasswordRules } from '../passwords/password-policy.js';
+import type { PasswordService } from '../passwords/passwords.service.js';
 import { isValidEmail, normalizeEmail, normalizePhone } from './contact.js';
 import * as repo from './users.repo.js';
 
@@ -22,9 +21,9 @@ export interface CreateUserInput {
   verified?: boolean;
 }
 
-type Deps = { db: Db; clock: Clock; hasher: PasswordHasher; config: Config };
+type Deps = { db: Db; clock: Clock; hasher: PasswordHasher; passwords: PasswordService };
 
-export function createUserService({ db, clock, hasher, config }: Deps) {
+export function createUserService({ db, clock, hasher, passwords }: Deps) {
   /** Creates an account with its default roles plus `roles`. Problems answer 400 validation per field. */
   async function create(input: CreateUserInput) {
     const errors: FieldErrors = {};
@@ -34,7 +33,7 @@ export function createUserService({ db, clock, hasher, config }: Deps) {
     if (input.phone && phone === null) errors.phone = ['Enter a valid international phone number (+<country code><number>).'];
     if (!email && !input.phone) errors.non_field_errors = ['An email or a phone number is required.'];
     if (input.password) {
-      const problems = checkPasswordRules(input.password, config);
+      const problems = passwords.check(input.password, { email, first_name: input.first_name, last_name: input.last_name });
       if (problems.length) errors.password = problems;
     }
     if (email && !errors.email && await repo.findUserIdByEmail(db, email)) errors.email = ['A user with this email already exists.'];
@@ -45,6 +44,7 @@ export function createUserService({ db, clock, hasher, config }: Deps) {
     if (unknown.length) errors.roles = [`Unknown role: ${unknown.join(', ')}.`];
     if (Object.keys(errors).length) throw AppError.validation(errors);
 
+    if (input.password) await passwords.screen(input.password, null);
     const passwordHash = input.password ? await hasher.hash(input.password) : null;
     try {
       return await insertWithRoles(input, { email, phone, passwordHash, roleIds: roles.map((r) => r.id) });
@@ -79,6 +79,7 @@ export function createUserService({ db, clock, hasher, config }: Deps) {
         created_at: clock.now(),
         updated_at: clock.now(),
       });
+      if (passwordHash) await passwords.remember(trx, user.id, passwordHash, clock.now());
       const defaults = await repo.findDefaultRoles(trx);
       await repo.insertUserRoles(trx, user.id, [...new Set([...defaults.map((r) => r.id), ...roleIds])]);
       return user;

@@ -102,8 +102,16 @@ describe('POST register/', () => {
 
   it('answers 400 on password below the development minimum of 8', async () => {
     assertValidation(await register(t, { email: 'ann@example.com', password: 'seven77' }), 'password');
-    const ok = await register(t, { email: 'ann@example.com', password: 'eight888' });
+    const ok = await register(t, { email: 'ann@example.com', password: 'kx7mvq2p' });
     assert.equal(ok.statusCode, 201, ok.body);
+  });
+
+  it('answers 400 on password for a common password or one containing the email local part or a name', async () => {
+    assertValidation(await register(t, { email: 'ann@example.com', password: 'password123' }), 'password');
+    assertValidation(await register(t, { email: 'zebulon@example.com', password: 'zebulon rides again' }), 'password');
+    assertValidation(await register(t, { email: 'x@example.com', first_name: 'Marguerite', password: 'i am marguerite' }), 'password');
+    const stored = await t.container.db.selectFrom('users').select('id').execute();
+    assert.equal(stored.length, 0);
   });
 
   it('answers 400 on password above the maximum of 128', async () => {

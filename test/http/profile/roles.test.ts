@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { assignRole, createPermission, createRole } from '../../factories/rbac.js';
 import { signIn } from '../../factories/sessions.js';
+import { signInAdmin } from '../../factories/twofactor.js';
 import { createUser } from '../../factories/users.js';
 import { createTestApp, type TestApp } from '../../helpers/test-app.js';
 import { assertError } from '../auth/assertions.js';
@@ -61,7 +62,7 @@ describe('GET me/roles/', () => {
     const user = await createUser(t, { is_superuser: true });
     const all = (await t.container.db.selectFrom('permissions').select('code').orderBy('code').execute()).map((p) => p.code);
     assert.ok(all.includes('users.manage') && all.includes('reports'));
-    assert.deepEqual(await rolesOf((await signIn(t, user)).access_token), { roles: ['user'], permissions: all });
+    assert.deepEqual(await rolesOf((await signInAdmin(t, user)).access_token), { roles: ['user'], permissions: all });
   });
 
   it('follows a role granted after the token was issued', async () => {

@@ -1,16 +1,20 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { createUser, type UserOverrides } from '../../factories/users.js';
 import { signIn } from '../../factories/sessions.js';
+import { signInAdmin } from '../../factories/twofactor.js';
 import type { TestApp } from '../../helpers/test-app.js';
 
 export const PERMISSION_DENIED = { error: 'You do not have permission to perform this action', code: 'PERMISSION_DENIED' };
 export const NOT_FOUND = { error: 'Not found', code: 'NOT_FOUND' };
 export const UNAUTHORIZED = { error: 'Authentication credentials were not provided', code: 'UNAUTHORIZED' };
 
-/** An account created through the user service and signed in through login/email/; answers it with its access token. */
+/**
+ * An account created through the user service and signed in through login/email/ (an administrator with 2FA, as
+ * the admin gate requires); answers it with its access token.
+ */
 export async function account(t: TestApp, overrides: UserOverrides = {}) {
   const user = await createUser(t, overrides);
-  const { access_token } = await signIn(t, user);
+  const { access_token } = overrides.is_staff || overrides.is_superuser ? await signInAdmin(t, user) : await signIn(t, user);
   return { ...user, token: access_token };
 }
 

@@ -1,0 +1,26 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, it } from 'node:test';
+import { addSeconds } from '../../src/core/clock.js';
+import { cleanupJob } from '../../src/jobs/cleanup.job.js';
+import { createUser } from '../factories/users.js';
+import { createTestApp, type TestApp } from '../helpers/test-app.js';
+
+let t: TestApp;
+before(async () => { t = await createTestApp(); });
+after(async () => { await t.close(); });
+
+it('removes one-time codes and sign-in links expired more than a day ago, and keeps the others', async () => {
+  const user = await createUser(t);
+  const now = t.clock.now();
+  const code = (expiresAt: Date) => ({ id: randomUUID(), user_id: user.id, purpose: 'verify_email' as const, channel: 'email' as const,
+    recipient: 'a@example.com', code_hmac: 'x', expires_at: expiresAt, created_at: addSeconds(expiresAt, -600) });
+  await t.container.db.insertInto('otp_codes').values([code(addSeconds(now, -2 * 86_400)), code(addSeconds(now, -3600)), code(addSeconds(now, 600))]).execute();
+  const lines: string[] = [];
+  const result = await cleanupJob(t.container, (l) => lines.push(l));
+  const left = await t.container.db.selectFrom('otp_codes').select('expires_at').execute();
+  assert.equal(left.length, 2);
+  assert.ok(left.every((r) => r.expires_at > addSeconds(now, -86_400)));
+  assert.ok(lines.some((l) => /^1 one-time codes and 0 sign-in links/.test(l)), lines.join('\n'));
+  assert.match(result.summary, /rows removed/);
+});
