@@ -82,6 +82,6 @@ describe('base32', () => {
 describe('provisioningUri', () => {
   it('builds the otpauth:// key URI with issuer, algorithm, digits and period', () => {
     assert.equal(provisioningUri({ issuer: 'Acme Co', account: 'ann@example.com', secret: 'JBSWY3DPEHPK3PXP' }),
-      'otpauth://totp/Acme%20Co:ann%40example.com?secret=JBSWY3DPEHPK3PXP&issuer=Acme%20Co&algorithm=SHA1&digits=6&period=30');
+      'otpauth://totp/Acme%20Co:ann%40example.com?issuer=Acme%20Co&secret=JBSWY3DPEHPK3PXP&algorithm=SHA1&digits=6&period=30');
   });
 });

@@ -1,4 +1,5 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
+import { HOTP, Secret, TOTP } from 'otpauth';
 
 /** RFC 6238 with the parameters every authenticator app supports: HMAC-SHA1, 30-second steps, 6 digits. */
 export const TOTP_PERIOD = 30;
@@ -6,61 +7,27 @@ export const TOTP_DIGITS = 6;
 /** 160 bits: RFC 4226 §4 recommends a shared secret of at least that length. */
 export const TOTP_SECRET_BYTES = 20;
 
-const BASE32_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
-
 /** RFC 4648 base32 without padding, the form authenticator apps read in `otpauth://` URIs. */
-export function base32Encode(data: Buffer): string {
-  let out = '';
-  let bits = 0;
-  let value = 0;
-  for (const byte of data) {
-    value = (value << 8) | byte;
-    bits += 8;
-    while (bits >= 5) {
-      out += BASE32_ALPHABET[(value >>> (bits - 5)) & 31];
-      bits -= 5;
-    }
-    value &= (1 << bits) - 1;
-  }
-  if (bits > 0) out += BASE32_ALPHABET[(value << (5 - bits)) & 31];
-  return out;
-}
+export const base32Encode = (data: Buffer): string => new Secret({ buffer: new Uint8Array(data).buffer }).base32;
 
 /** Decodes base32, ignoring case, spaces and `=` padding; throws on any other character. */
 export function base32Decode(text: string): Buffer {
   const clean = text.replace(/[\s=]/g, '').toUpperCase();
-  const out: number[] = [];
-  let bits = 0;
-  let value = 0;
-  for (const ch of clean) {
-    const index = BASE32_ALPHABET.indexOf(ch);
-    if (index < 0) throw new RangeError('Invalid base32 character');
-    value = (value << 5) | index;
-    bits += 5;
-    if (bits >= 8) {
-      out.push((value >>> (bits - 8)) & 255);
-      bits -= 8;
-    }
-    value &= (1 << bits) - 1;
-  }
-  return Buffer.from(out);
+  if (!/^[A-Z2-7]*$/.test(clean)) throw new RangeError('Invalid base32 character');
+  return Buffer.from(Secret.fromBase32(clean).bytes);
 }
 
 /** A fresh 160-bit secret from the CSPRNG, base32-encoded. */
-export const newTotpSecret = (): string => base32Encode(randomBytes(TOTP_SECRET_BYTES));
+export const newTotpSecret = (): string => new Secret({ size: TOTP_SECRET_BYTES }).base32;
+
+const secretOf = (secret: Buffer) => new Secret({ buffer: new Uint8Array(secret).buffer });
 
 /** RFC 4226 HOTP: HMAC-SHA1 over the 8-byte big-endian counter, dynamic truncation, modulo 10^digits. */
-export function hotp(secret: Buffer, counter: number, digits = TOTP_DIGITS): string {
-  const message = Buffer.alloc(8);
-  message.writeBigUInt64BE(BigInt(counter));
-  const mac = createHmac('sha1', secret).update(message).digest();
-  const offset = mac[mac.length - 1]! & 0x0f;
-  const binary = mac.readUInt32BE(offset) & 0x7fffffff;
-  return String(binary % 10 ** digits).padStart(digits, '0');
-}
+export const hotp = (secret: Buffer, counter: number, digits = TOTP_DIGITS): string =>
+  HOTP.generate({ secret: secretOf(secret), counter, digits, algorithm: 'SHA1' });
 
 /** The RFC 6238 time step (T) of an instant, with T0 = 0. */
-export const timeStep = (at: Date): number => Math.floor(at.getTime() / 1000 / TOTP_PERIOD);
+export const timeStep = (at: Date): number => TOTP.counter({ period: TOTP_PERIOD, timestamp: at.getTime() });
 
 /** The code of one time step. */
 export const totpAt = (secret: Buffer, step: number): string => hotp(secret, step);
@@ -82,9 +49,7 @@ export function matchTotpStep(secret: Buffer, code: string, now: Date, window: n
   return matched;
 }
 
-/** Key URI format read by authenticator apps: `otpauth://totp/{issuer}:{account}?secret=…&issuer=…`. */
-export function provisioningUri(p: { issuer: string; account: string; secret: string }): string {
-  const label = `${encodeURIComponent(p.issuer)}:${encodeURIComponent(p.account)}`;
-  const query = `secret=${p.secret}&issuer=${encodeURIComponent(p.issuer)}&algorithm=SHA1&digits=${TOTP_DIGITS}&period=${TOTP_PERIOD}`;
-  return `otpauth://totp/${label}?${query}`;
-}
+/** Key URI format read by authenticator apps: `otpauth://totp/{issuer}:{account}?issuer=…&secret=…`. */
+export const provisioningUri = (p: { issuer: string; account: string; secret: string }): string =>
+  new TOTP({ issuer: p.issuer, label: p.account, secret: Secret.fromBase32(p.secret), algorithm: 'SHA1',
+    digits: TOTP_DIGITS, period: TOTP_PERIOD }).toString();

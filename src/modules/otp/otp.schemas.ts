@@ -12,13 +12,15 @@ export type OtpRequestInput = Static<typeof OtpRequestBody>;
 export const OtpVerifyBody = Body({ code: Type.String({ minLength: 1, maxLength: 6 }) });
 export type OtpVerifyInput = Static<typeof OtpVerifyBody>;
 
-export const OtpRequestResponse = Type.Object({
+/** What every "a code was sent" answer carries (otp/request/, password/reset/request/, login/otp/request/). */
+export const CodeSent = {
   message: Type.String(),
   otp_id: Type.String(),
   expires_at: Type.String({ format: 'date-time' }),
   channel: Type.Union([Type.Literal('email'), Type.Literal('sms')]),
-  masked_recipient: Type.String(),
-});
+};
+
+export const OtpRequestResponse = Type.Object({ ...CodeSent, masked_recipient: Type.String() });
 
 export const EmailVerifiedResponse = Type.Object({
   message: Type.String(),

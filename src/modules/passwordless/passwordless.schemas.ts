@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { Body } from '../../http/schema.js';
 import { TokenResponse } from '../auth/auth.schemas.js';
+import { CodeSent } from '../otp/otp.schemas.js';
 import { StoredText, UserResponse } from '../users/users.schemas.js';
 
 const CountryCode = Type.String({ maxLength: 8 });
@@ -11,12 +12,7 @@ const TotpCode = Type.String({ maxLength: 32 });
 export const OtpLoginRequestBody = Body({ phone_country_code: CountryCode, phone_number: PhoneNumber });
 export type OtpLoginRequestInput = Static<typeof OtpLoginRequestBody>;
 
-export const OtpLoginRequestResponse = Type.Object({
-  message: Type.String(),
-  otp_id: Type.String(),
-  expires_at: Type.String({ format: 'date-time' }),
-  channel: Type.Literal('sms'),
-});
+export const OtpLoginRequestResponse = Type.Object({ ...CodeSent, channel: Type.Literal('sms') });
 
 /** SPEC.md "Limits": the login code is 6 digits. */
 export const OtpLoginVerifyBody = Body({

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Body } from '../../http/schema.js';
+import { CodeSent } from '../otp/otp.schemas.js';
 
 export const Requirements = Type.Object({
   min_length: Type.Integer(),
@@ -69,12 +70,7 @@ export const SetInitialResponse = Type.Object({ message: Type.String(), ...Restr
 
 export const ResetRequestBody = Body(Contact);
 export type ResetRequestInput = Static<typeof ResetRequestBody>;
-export const ResetRequestResponse = Type.Object({
-  message: Type.String(),
-  otp_id: Type.String(),
-  expires_at: Type.String({ format: 'date-time' }),
-  channel: Type.Union([Type.Literal('email'), Type.Literal('sms')]),
-});
+export const ResetRequestResponse = Type.Object(CodeSent);
 
 export const ResetConfirmBody = Body({ ...Contact, otp_code: Code, new_password: Password });
 export type ResetConfirmInput = Static<typeof ResetConfirmBody>;

@@ -42,7 +42,7 @@ describe('two-factor endpoints', () => {
       assert.match(body.secret, /^[A-Z2-7]{32}$/);
       assert.equal(base32Decode(body.secret).length, 20);
       assert.equal(body.provisioning_uri,
-        `otpauth://totp/Gatehouse:ann%40example.com?secret=${body.secret}&issuer=Gatehouse&algorithm=SHA1&digits=6&period=30`);
+        `otpauth://totp/Gatehouse:ann%40example.com?issuer=Gatehouse&secret=${body.secret}&algorithm=SHA1&digits=6&period=30`);
       assert.match(body.qr_code, /^data:image\/png;base64,[A-Za-z0-9+/]+=*$/);
       const png = Buffer.from(body.qr_code.slice('data:image/png;base64,'.length), 'base64');
       assert.deepEqual([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
