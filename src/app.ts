@@ -1,6 +1,5 @@
 import type { Writable } from 'node:stream';
 import fastifyCookie from '@fastify/cookie';
-import fastifyHelmet from '@fastify/helmet';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Container } from './container.js';
@@ -12,6 +11,7 @@ import { registerCors } from './http/hooks/cors.js';
 import { REDACT_PATHS, requestSerializer } from './http/hooks/logging.js';
 import { createMethodIndex } from './http/hooks/method-index.js';
 import { genReqId, registerRequestContext } from './http/hooks/request-context.js';
+import { registerSecurityHeaders } from './http/hooks/security-headers.js';
 import { registerJsonParser } from './http/json-parser.js';
 import { registerMetrics } from './http/metrics.js';
 import { openApiOptions } from './http/openapi.js';
@@ -68,11 +68,7 @@ export async function buildApp(container: Container, opts: BuildAppOptions = {})
 
   const metrics = config.METRICS_ENABLED ? registerMetrics(app) : null;
   if (config.SECURITY_HEADERS_ENABLED) {
-    await app.register(fastifyHelmet, {
-      global: true,
-      contentSecurityPolicy: { directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"], baseUri: ["'none'"] } },
-      crossOriginResourcePolicy: { policy: 'same-site' },
-    });
+    registerSecurityHeaders(app);
   }
   await app.register(fastifySwagger, openApiOptions(config));
   await app.register(fastifyCookie);

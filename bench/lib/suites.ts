@@ -55,7 +55,7 @@ export async function runBaselines(ctx: RunContext): Promise<void> {
     ctx.report.scenarios.push({ system: 'baseline', scenario: 'argon2-verify', rps: r.rps, p50_ms: r.p50, p99_ms: r.p99,
       requests: r.count, expected_status: null, unexpected: 0, errors: 0, status_counts: {} });
   }
-  const bare = [['bare-select', 'select'], ['bare-insert-update', 'insert + update']] as const;
+  const bare = [['bare-argon2-route', 'argon2id verify route'], ['bare-select', 'select'], ['bare-insert-update', 'insert + update']] as const;
   for (const [scenario, label] of bare) {
     if (!opts.only.has(scenario)) continue;
     log(`Baseline: bare Fastify, ${label}`);

@@ -4,7 +4,7 @@
 export type LoadKind =
   | 'gatehouse-login' | 'gatehouse-me' | 'gatehouse-refresh' | 'gatehouse-login-failed' | 'gatehouse-register'
   | 'better-auth-sign-in' | 'better-auth-get-session'
-  | 'bare-select' | 'bare-insert-update';
+  | 'bare-argon2-route' | 'bare-select' | 'bare-insert-update';
 
 /** What the load child needs to prepare and drive one scenario. */
 export interface LoadJob {

@@ -100,6 +100,13 @@ async function betterAuthGetSession(job: LoadJob): Promise<Scenario> {
   };
 }
 
+async function bareArgon2Route(job: LoadJob): Promise<Scenario> {
+  return {
+    path: '/verify', method: 'POST', headers: { 'content-type': 'application/json' }, expectedStatus: 200,
+    request: { setupRequest: (req) => ({ ...req, body: json({ password: job.password }) }) },
+  };
+}
+
 async function bareSelect(job: LoadJob): Promise<Scenario> {
   const nextRow = roundRobin(job.userCount);
   return {
@@ -124,6 +131,7 @@ export const SCENARIOS: Record<LoadKind, (job: LoadJob) => Promise<Scenario>> = 
   'gatehouse-register': gatehouseRegister,
   'better-auth-sign-in': betterAuthSignIn,
   'better-auth-get-session': betterAuthGetSession,
+  'bare-argon2-route': bareArgon2Route,
   'bare-select': bareSelect,
   'bare-insert-update': bareInsertUpdate,
 };

@@ -3,13 +3,17 @@
  * of the same size as Gatehouse's, doing only the database work the endpoint cannot avoid.
  *   GET  /select/:id      one primary-key select of a user-shaped row
  *   POST /insert-update   one insert and one update in a transaction, as a refresh-token rotation needs
+ *   POST /verify          one argon2id verify at Gatehouse's parameters and hash concurrency, and nothing else:
+ *                         what any HTTP login can reach on this machine (context for the login target)
  * Creates and fills its own tables on start-up in the database given by DATABASE_URL; listens on 127.0.0.1:PORT.
  *
  * Usage: node --import tsx bench/servers/bare.ts <rows>
  */
 import Fastify from 'fastify';
 import pg from 'pg';
-import { POOL_SIZE } from '../lib/fixtures.js';
+import { hash, verify } from '@node-rs/argon2';
+import { ARGON2, BENCH_PASSWORD, HASH_CONCURRENCY, POOL_SIZE } from '../lib/fixtures.js';
+import { createLimiter } from '../lib/limit.js';
 
 const rows = Number(process.argv[2] ?? 1000);
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: POOL_SIZE });
@@ -34,6 +38,11 @@ const app = Fastify({ logger: false });
 let tokenSeq = 0;
 
 app.get('/health', async () => ({ status: 'ok' }));
+
+const encoded = await hash(BENCH_PASSWORD, ARGON2);
+const hashing = createLimiter(HASH_CONCURRENCY);
+app.post<{ Body: { password: string } }>('/verify', async (req, reply) =>
+  (await hashing(() => verify(encoded, req.body.password)) ? { ok: true } : reply.code(401).send({ ok: false })));
 
 app.get<{ Params: { id: string } }>('/select/:id', async (req, reply) => {
   const { rows: found } = await pool.query(

@@ -23,9 +23,12 @@ type Deps = { db: Db; clock: Clock; config: Pick<Config, 'AUDIT_LOGGING_ENABLED'
  * critical) are always written. Pass `trx` to write inside the caller's transaction.
  */
 export function createAuditService({ db, clock, config }: Deps) {
+  /** Whether events of this severity are written (callers that write an event inside a statement of their own). */
+  const enabled = (severity: 'info' | 'warning' | 'critical') => severity !== 'info' || config.AUDIT_LOGGING_ENABLED;
+
   async function record(event: AuditEventInput, trx: Executor = db): Promise<number | null> {
     const severity = event.severity ?? 'info';
-    if (!config.AUDIT_LOGGING_ENABLED && severity === 'info') return null;
+    if (!enabled(severity)) return null;
     const row = await repo.insertAuditEvent(trx, {
       ...event,
       severity,
@@ -34,7 +37,7 @@ export function createAuditService({ db, clock, config }: Deps) {
     });
     return row.id;
   }
-  return { record };
+  return { record, enabled };
 }
 
 export type AuditService = ReturnType<typeof createAuditService>;

@@ -4,6 +4,11 @@ import type { Executor, NewRow } from '../../db/database.js';
 export const insertLoginAttempt = (db: Executor, values: NewRow<'login_attempts'>) =>
   db.insertInto('login_attempts').values(values).execute();
 
+/** A successful login's attempt record and, when given, its audit event, in one statement. */
+export const insertLoginRecords = (db: Executor, attempt: NewRow<'login_attempts'>, event: NewRow<'audit_events'> | null) =>
+  event === null ? insertLoginAttempt(db, attempt)
+    : db.with('attempt', (qb) => qb.insertInto('login_attempts').values(attempt)).insertInto('audit_events').values(event).execute();
+
 export const findIdentifierLock = (db: Executor, identifier: string) =>
   db.selectFrom('identifier_lockouts').select(['locked_until']).where('identifier', '=', identifier).executeTakeFirst();
 

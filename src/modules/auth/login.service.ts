@@ -5,7 +5,7 @@ import type { Db } from '../../db/database.js';
 import { signAccessToken, type TokenScope } from '../../security/jwt.js';
 import type { PasswordHasher } from '../../security/password-hash.js';
 import type { AuditService } from '../audit/audit.service.js';
-import type { RbacService } from '../rbac/rbac.service.js';
+import type { Grants, RbacService } from '../rbac/rbac.service.js';
 import type { IssuedTokens, RequestMeta, SessionService } from '../sessions/sessions.service.js';
 import * as users from '../users/users.repo.js';
 import { toUserResponse } from '../users/users.schemas.js';
@@ -44,9 +44,12 @@ export function createLoginService(deps: Deps) {
   const { db, clock, config, hasher, audit, lockout, sessions, rbac } = deps;
   const verifySecondFactor = deps.verifySecondFactor ?? (async () => false);
 
+  const attemptRow = (identifier: string, meta: LoginMeta, userId: number | null, success: boolean, failureReason: string | null,
+    now: Date) => ({ identifier: identifier.slice(0, 254), method: meta.method, user_id: userId, ip_address: meta.ip,
+    application_id: meta.applicationId, success, failure_reason: failureReason, created_at: now });
+
   const recordAttempt = (identifier: string, meta: LoginMeta, userId: number | null, success: boolean, failureReason: string | null) =>
-    attempts.insertLoginAttempt(db, { identifier: identifier.slice(0, 254), method: meta.method, user_id: userId,
-      ip_address: meta.ip, application_id: meta.applicationId, success, failure_reason: failureReason, created_at: clock.now() });
+    attempts.insertLoginAttempt(db, attemptRow(identifier, meta, userId, success, failureReason, clock.now()));
 
   const failed = async (identifier: string, meta: LoginMeta, userId: number | null, reason: string) => {
     await recordAttempt(identifier, meta, userId, false, reason);
@@ -111,25 +114,35 @@ export function createLoginService(deps: Deps) {
     } });
   }
 
-  /** Opens the session, records the login and builds SPEC.md's token response (or applies the admin gate). */
+  /**
+   * Opens the session, records the login and builds SPEC.md's token response (or applies the admin gate). One
+   * transaction: the last-login update (which answers the account row the response shows and holds its lock for
+   * the session limits), the session with its refresh token, and the attempt with its audit event.
+   */
   async function completeLogin(user: users.LoginUser, identifier: string, deviceInfo: string | undefined, meta: LoginMeta) {
     const scope = scopeFor(user);
     if (scope === '2fa_setup_only') return refuseUntilTwoFactor(user, identifier, deviceInfo, meta);
-    let issued: IssuedTokens;
+    let done: { row: users.PublicUser; issued: IssuedTokens };
     try {
-      issued = await db.transaction().execute(async (trx) => {
+      done = await db.transaction().execute(async (trx) => {
+        const now = clock.now();
         // The lock was checked before the password; a concurrent failure may have locked the account since.
-        if (!(await users.recordLogin(trx, user.id, clock.now(), lockout.enabled()))) throw await lockout.lockedErrorOf(user.id, trx);
-        return sessions.open(trx, user, scope, deviceInfo, meta);
+        const row = await users.recordLogin(trx, user.id, now, lockout.enabled());
+        if (!row) throw await lockout.lockedErrorOf(user.id, trx);
+        const issued = await sessions.open(trx, user, scope, deviceInfo, meta, { userLocked: true });
+        await attempts.insertLoginRecords(trx, attemptRow(identifier, meta, user.id, true, null, now),
+          audit.enabled('info') ? {
+            event_type: 'login', severity: 'info', user_id: user.id, application_id: meta.applicationId, ip_address: meta.ip,
+            user_agent: meta.userAgent, details: JSON.stringify({ method: meta.method, session_id: Number(issued.session_id) }),
+            created_at: now,
+          } : null);
+        return { row, issued };
       });
     } catch (err) {
       if (err instanceof AppError) await failed(identifier, meta, user.id, err.code.toLowerCase());
       throw err;
     }
-    await recordAttempt(identifier, meta, user.id, true, null);
-    await audit.record({ event_type: 'login', user_id: user.id, application_id: meta.applicationId, ip_address: meta.ip,
-      user_agent: meta.userAgent, details: { method: meta.method, session_id: Number(issued.session_id) } });
-    return tokenResponse(user.id, issued);
+    return tokenResponseOf(done.row, await rbac.grantsOf(done.row), done.issued);
   }
 
   async function loadUser(userId: number) {
@@ -140,17 +153,22 @@ export function createLoginService(deps: Deps) {
   /** SPEC.md "User" with its role and permission codes. */
   const userResponse = async (userId: number) => (await loadUser(userId)).body;
 
-  /** SPEC.md "Token response" around freshly issued tokens. */
-  async function tokenResponse(userId: number, issued: IssuedTokens) {
-    const { row, body } = await loadUser(userId);
+  /** SPEC.md "Token response" around freshly issued tokens, for the account `row`. */
+  function tokenResponseOf(row: users.PublicUser, grants: Grants, issued: IssuedTokens) {
     const { token_scope: scope, ...tokens } = issued;
     return {
       ...tokens,
       must_change_password: row.must_change_password,
       ...(scope !== 'full' ? { token_scope: scope } : {}),
       requires_2fa: false,
-      user: body,
+      user: toUserResponse(row, grants),
     };
+  }
+
+  /** SPEC.md "Token response" around freshly issued tokens. */
+  async function tokenResponse(userId: number, issued: IssuedTokens) {
+    const row = (await users.findPublicUser(db, userId))!;
+    return tokenResponseOf(row, await rbac.grantsOf(row), issued);
   }
 
   /**

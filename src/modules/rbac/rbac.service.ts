@@ -12,11 +12,7 @@ export interface Grants {
 /** What a user holds. A superuser holds every permission. */
 export function createRbacService({ db }: Deps) {
   async function grantsOf(user: { id: number; is_superuser: boolean }, trx: Executor = db): Promise<Grants> {
-    const [roles, permissions] = await Promise.all([
-      repo.roleCodesOfUser(trx, user.id),
-      user.is_superuser ? repo.allPermissionCodes(trx) : repo.effectivePermissionCodes(trx, user.id),
-    ]);
-    return { roles, permissions };
+    return repo.grantCodesOfUser(trx, user.id, user.is_superuser);
   }
 
   /** The effective permissions behind every permission check: one query, none for a superuser. */

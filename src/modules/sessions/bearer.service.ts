@@ -17,6 +17,8 @@ type Deps = { db: Db; clock: Clock; config: Config; jwtKey: JwtKey };
 
 /** Bounded memory of tokens known to be blacklisted, so a replayed revoked token costs no query. */
 const KNOWN_BLACKLISTED_MAX = 10_000;
+/** Bounded memory of tokens whose signature and claims verified, by token text. */
+const VERIFIED_MAX = 10_000;
 
 /**
  * Authenticates `Authorization: Bearer <jwt>`: signature, pinned algorithm and expiry, then the token's
@@ -24,12 +26,29 @@ const KNOWN_BLACKLISTED_MAX = 10_000;
  */
 export function createBearerService({ db, clock, config, jwtKey }: Deps) {
   const knownBlacklisted = new Map<string, number>(); // jti → exp (seconds)
+  const verifiedTokens = new Map<string, AccessClaims>();
+
+  /**
+   * A client sends the same access token with every request of its lifetime: its signature is checked once per
+   * process, and its expiry on every request. Only tokens that verified are kept, by their exact text.
+   */
+  async function claimsOf(token: string, now: Date): Promise<AccessClaims> {
+    const known = verifiedTokens.get(token);
+    if (known) {
+      if (known.exp * 1000 > now.getTime()) return known;
+      verifiedTokens.delete(token);
+      throw new AppError('TOKEN_EXPIRED');
+    }
+    const verified = await verifyAccessToken(jwtKey, token, now);
+    if (!verified.ok) throw new AppError(verified.reason === 'expired' ? 'TOKEN_EXPIRED' : 'TOKEN_INVALID');
+    if (verifiedTokens.size >= VERIFIED_MAX) verifiedTokens.delete(verifiedTokens.keys().next().value!);
+    verifiedTokens.set(token, verified.claims);
+    return verified.claims;
+  }
 
   async function authenticate(token: string, applicationId: number | null): Promise<AuthContext> {
     const now = clock.now();
-    const verified = await verifyAccessToken(jwtKey, token, now);
-    if (!verified.ok) throw new AppError(verified.reason === 'expired' ? 'TOKEN_EXPIRED' : 'TOKEN_INVALID');
-    const { claims } = verified;
+    const claims = await claimsOf(token, now);
     if (config.APPLICATION_AUTH_ENABLED && claims.app !== applicationId) throw new AppError('TOKEN_APP_MISMATCH');
     if (knownBlacklisted.has(claims.jti)) throw new AppError('TOKEN_BLACKLISTED');
     const row = await tokens.findBearerState(db, Number(claims.sub), claims.jti, Number(claims.sid), now);

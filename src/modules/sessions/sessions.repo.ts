@@ -1,8 +1,18 @@
 import { sql } from 'kysely';
 import type { Executor, NewRow } from '../../db/database.js';
 
-export const insertSession = (db: Executor, values: NewRow<'sessions'>) =>
-  db.insertInto('sessions').values(values).returning(['id', 'device_id', 'device_summary', 'created_at']).executeTakeFirstOrThrow();
+/** A session and its first refresh token in one statement; answers the session id. */
+export const insertSessionWithToken = (db: Executor, session: NewRow<'sessions'>,
+  token: { token_hash: string; created_at: Date; expires_at: Date; ip_address: string | null; device_info: string | null }) =>
+  db.with('s', (qb) => qb.insertInto('sessions').values(session).returning(['id', 'user_id', 'application_id']))
+    .insertInto('refresh_tokens')
+    .columns(['session_id', 'user_id', 'application_id', 'token_hash', 'created_at', 'expires_at', 'ip_address', 'device_info'])
+    .expression((eb) => eb.selectFrom('s').select([
+      's.id', 's.user_id', 's.application_id', sql<string>`${token.token_hash}::text`.as('token_hash'),
+      sql<Date>`${token.created_at}::timestamptz`.as('created_at'), sql<Date>`${token.expires_at}::timestamptz`.as('expires_at'),
+      sql<string | null>`${token.ip_address}::text`.as('ip_address'), sql<string | null>`${token.device_info}::text`.as('device_info'),
+    ]))
+    .returning(['session_id']).executeTakeFirstOrThrow().then((r) => r.session_id);
 
 /**
  * Locks the user's row until the transaction ends, so the session changes of one user happen one at a time:

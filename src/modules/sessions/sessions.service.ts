@@ -50,11 +50,11 @@ export function createSessionService({ db, clock, config, audit }: Deps) {
   }
 
   /** Device and session limits (DECISIONS.md): deny with 409, or end the oldest device's or session's sessions. */
-  async function enforceLimits(trx: Executor, user: SessionUser, deviceId: string, now: Date): Promise<void> {
+  async function enforceLimits(trx: Executor, user: SessionUser, deviceId: string, now: Date, userLocked: boolean): Promise<void> {
     const maxDevices = user.max_devices ?? config.MAX_DEVICES;
     const maxSessions = user.max_sessions ?? config.MAX_SESSIONS;
     if (maxDevices <= 0 && maxSessions <= 0) return;
-    await sessions.lockUserSessions(trx, user.id);
+    if (!userLocked) await sessions.lockUserSessions(trx, user.id);
     if (maxDevices > 0) {
       const active = await sessions.listActiveSessions(trx, user.id, now);
       const devices = [...new Set(active.map((s) => s.device_id))]; // oldest first
@@ -77,34 +77,34 @@ export function createSessionService({ db, clock, config, audit }: Deps) {
     }
   }
 
-  /** Opens a session (a refresh-token family) and issues its first token pair, within the caller's transaction. */
+  /**
+   * Opens a session (a refresh-token family) and issues its first token pair, within the caller's transaction.
+   * `userLocked`: the caller's transaction already holds the user's row lock (it updated the row).
+   */
   async function open(trx: Executor, user: SessionUser, scope: TokenScope, deviceInfo: string | null | undefined,
-    meta: RequestMeta): Promise<IssuedTokens> {
+    meta: RequestMeta, opts: { userLocked?: boolean } = {}): Promise<IssuedTokens> {
     const now = clock.now();
     const device = describeDevice(deviceInfo, meta.userAgent);
     const deviceId = deviceIdFor(user.id, device.normalized);
-    await enforceLimits(trx, user, deviceId, now);
+    await enforceLimits(trx, user, deviceId, now, opts.userLocked ?? false);
     const expiresAt = addSeconds(now, refreshLifetime);
-    const session = await sessions.insertSession(trx, {
-      user_id: user.id, application_id: meta.applicationId, device_id: deviceId, device_info: deviceInfo?.slice(0, 512) ?? null,
+    const refresh = newRefreshToken();
+    const storedDeviceInfo = deviceInfo?.slice(0, 512) ?? null;
+    const sessionId = await sessions.insertSessionWithToken(trx, {
+      user_id: user.id, application_id: meta.applicationId, device_id: deviceId, device_info: storedDeviceInfo,
       device_summary: device.summary, ip_address: meta.ip, user_agent: meta.userAgent?.slice(0, 512) ?? null,
       created_at: now, last_used_at: now, expires_at: expiresAt,
-    });
-    const refresh = newRefreshToken();
-    await tokens.insertRefreshToken(trx, {
-      session_id: session.id, user_id: user.id, application_id: meta.applicationId, token_hash: refresh.hash,
-      created_at: now, expires_at: expiresAt, ip_address: meta.ip, device_info: deviceInfo?.slice(0, 512) ?? null,
-    });
-    const access = await accessToken(user.id, session.id, meta.applicationId, scope);
+    }, { token_hash: refresh.hash, created_at: now, expires_at: expiresAt, ip_address: meta.ip, device_info: storedDeviceInfo });
+    const access = await accessToken(user.id, sessionId, meta.applicationId, scope);
     return {
       access_token: access.token, refresh_token: refresh.raw, token_type: 'Bearer', expires_in: accessLifetime,
-      refresh_expires_in: refreshLifetime, session_id: String(session.id), device_id: deviceId,
+      refresh_expires_in: refreshLifetime, session_id: String(sessionId), device_id: deviceId,
       device_summary: device.summary, token_scope: scope,
     };
   }
 
   type RefreshOutcome =
-    | { kind: 'ok'; refresh: string; refreshExpiresAt: Date; userId: number; sessionId: number; mustChange: boolean }
+    | { kind: 'ok'; refresh: string; refreshExpiresAt: Date; userId: number; sessionId: number; mustChange: boolean; audited?: boolean }
     | { kind: 'replay'; userId: number; sessionId: number }
     | { kind: 'failed' };
 
@@ -130,8 +130,10 @@ export function createSessionService({ db, clock, config, audit }: Deps) {
     const expiresAt = addSeconds(now, refreshLifetime);
     // The session lives as long as its newest token, so the lifetime this response announces holds.
     if (row.rotated_at === null
-      && await tokens.rotateRefreshToken(db, { id: row.id, successorHash: next.hash, now, expiresAt, ip: meta.ip })) {
-      return { kind: 'ok', refresh: next.raw, refreshExpiresAt: expiresAt, ...base };
+      && await tokens.rotateRefreshToken(db, { id: row.id, successorHash: next.hash, now, expiresAt, ip: meta.ip,
+        audit: audit.enabled('info') })) {
+      // The rotation statement wrote the `token_refresh` audit event itself.
+      return { kind: 'ok', refresh: next.raw, refreshExpiresAt: expiresAt, ...base, audited: true };
     }
     // Already rotated. Within the grace window (parallel requests, a lost response) the same successor is
     // returned; after it, presenting a retired token means it was copied: end the whole family
@@ -163,8 +165,10 @@ export function createSessionService({ db, clock, config, audit }: Deps) {
     if (outcome.kind === 'failed') throw new AppError('REFRESH_FAILED');
     const scope: TokenScope = outcome.mustChange && config.FORCE_PASSWORD_CHANGE_ON_FIRST_LOGIN_ENABLED ? 'password_change_only' : 'full';
     const access = await accessToken(outcome.userId, outcome.sessionId, meta.applicationId, scope);
-    await audit.record({ event_type: 'token_refresh', user_id: outcome.userId, application_id: meta.applicationId,
-      ip_address: meta.ip, details: { session_id: outcome.sessionId } });
+    if (!outcome.audited) {
+      await audit.record({ event_type: 'token_refresh', user_id: outcome.userId, application_id: meta.applicationId,
+        ip_address: meta.ip, details: { session_id: outcome.sessionId } });
+    }
     return {
       access_token: access.token, refresh_token: outcome.refresh, token_type: 'Bearer' as const,
       expires_in: accessLifetime, refresh_expires_in: secondsUntil(outcome.refreshExpiresAt),

@@ -1,9 +1,7 @@
 import { sql } from 'kysely';
 import type { Executor, NewRow } from '../../db/database.js';
+import { precompile } from '../../db/precompiled.js';
 import { PUBLIC_USER_COLUMNS } from '../users/user-columns.js';
-
-export const insertRefreshToken = (db: Executor, values: NewRow<'refresh_tokens'>) =>
-  db.insertInto('refresh_tokens').values(values).returning(['id', 'expires_at']).executeTakeFirstOrThrow();
 
 /** A refresh token with its session and the account state refresh re-checks. */
 export const findRefreshToken = (db: Executor, tokenHash: string) =>
@@ -18,10 +16,12 @@ export const findRefreshToken = (db: Executor, tokenHash: string) =>
 
 /**
  * Rotation in one statement: retire the token (only while not yet rotated — one caller wins a race), insert its
- * successor and extend the session to the successor's expiry. Answers the successor's id, or undefined when the
- * token was already rotated or revoked.
+ * successor, extend the session to the successor's expiry and, with `audit`, write the `token_refresh` event.
+ * Answers the successor's id, or undefined when the token was already rotated or revoked.
  */
-export async function rotateRefreshToken(db: Executor, p: { id: number; successorHash: string; now: Date; expiresAt: Date; ip: string | null }) {
+export async function rotateRefreshToken(db: Executor, p: {
+  id: number; successorHash: string; now: Date; expiresAt: Date; ip: string | null; audit: boolean;
+}) {
   const { rows } = await sql<{ id: number }>`
     with retired as (
       update refresh_tokens set rotated_at = ${p.now}, last_used_at = ${p.now}
@@ -33,6 +33,10 @@ export async function rotateRefreshToken(db: Executor, p: { id: number; successo
       returning id, session_id
     ), extended as (
       update sessions set last_used_at = ${p.now}, expires_at = ${p.expiresAt} where id = (select session_id from successor)
+    ), audited as (
+      insert into audit_events (event_type, severity, user_id, application_id, ip_address, details, created_at)
+      select 'token_refresh', 'info', user_id, application_id, ${p.ip}, jsonb_build_object('session_id', session_id), ${p.now}
+      from retired where ${p.audit}
     )
     select id from successor`.execute(db);
   return rows[0]?.id;
@@ -51,12 +55,22 @@ export const insertBlacklistEntry = (db: Executor, values: NewRow<'token_blackli
  * The one query behind every authenticated request: the user (with the public fields, so `GET me/` needs no
  * second query), whether this token's jti is blacklisted and whether its session is still open.
  */
-export const findBearerState = (db: Executor, userId: number, jti: string, sessionId: number, now: Date) =>
+const bearerStateQuery = (db: Executor, a: { userId: number; jti: string; sessionId: number; now: Date }) =>
   db.selectFrom('users as u')
     .select(PUBLIC_USER_COLUMNS.map((c) => `u.${c}` as const))
     .select(['u.is_banned', 'u.deleted_at', 'u.tokens_valid_after'])
     .select([
-      sql<boolean>`exists (select 1 from token_blacklist b where b.jti = ${jti})`.as('is_blacklisted'),
-      sql<boolean>`exists (select 1 from sessions s where s.id = ${sessionId} and s.user_id = u.id and s.revoked_at is null and s.expires_at > ${now})`.as('session_open'),
+      sql<boolean>`exists (select 1 from token_blacklist b where b.jti = ${a.jti})`.as('is_blacklisted'),
+      sql<boolean>`exists (select 1 from sessions s where s.id = ${a.sessionId} and s.user_id = u.id and s.revoked_at is null and s.expires_at > ${a.now})`.as('session_open'),
     ])
-    .where('u.id', '=', userId).executeTakeFirst();
+    .where('u.id', '=', a.userId);
+
+type BearerState = Awaited<ReturnType<ReturnType<typeof bearerStateQuery>['executeTakeFirst']>>;
+
+/** Every request with a bearer token runs this: compiled once. */
+const bearerState = precompile<{ userId: number; jti: string; sessionId: number; now: Date }, NonNullable<BearerState>>(
+  bearerStateQuery, { userId: -1, jti: '\u0000jti', sessionId: -2, now: new Date(0) });
+
+/** The user, whether the token is blacklisted and whether its session is open, in one query. */
+export const findBearerState = (db: Executor, userId: number, jti: string, sessionId: number, now: Date) =>
+  bearerState(db, { userId, jti, sessionId, now });

@@ -45,14 +45,15 @@ export const setPasswordHash = (db: Executor, id: number, hash: string) =>
   db.updateTable('users').set({ password_hash: hash }).where('id', '=', id).execute();
 
 /**
- * Records a successful login and clears the failure counters. With `unlessLocked`, an account locked meanwhile
- * is left as it is and undefined is answered.
+ * Records a successful login and clears the failure counters, answering the account's public row as it now is
+ * (for the token response: no second read). With `unlessLocked`, an account locked meanwhile is left as it is
+ * and undefined is answered.
  */
 export function recordLogin(db: Executor, id: number, now: Date, unlessLocked = false) {
   let query = db.updateTable('users').set({ last_login: now, failed_login_count: 0, lockout_count: 0, locked_until: null })
     .where('id', '=', id);
   if (unlessLocked) query = query.where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]));
-  return query.returning('id').executeTakeFirst();
+  return query.returning(PUBLIC_USER_COLUMNS).executeTakeFirst();
 }
 
 export const setTokensValidAfter = (db: Executor, id: number, when: Date) =>

@@ -263,6 +263,35 @@ describe('POST refresh/ under the medium preset', () => {
     }
   });
 
+  it('records one token_refresh event per rotation, and none when routine audit logging is off', async () => {
+    for (const audit of ['true', 'false']) {
+      const t = await createTestApp({ env: { SVC_SHORTCUT_SECURE_MODE: 'medium', SVC_AUDIT_LOGGING_ENABLED: audit } });
+      try {
+        await t.reset();
+        const user = await createUser(t);
+        const tokens = await signIn(t, user);
+        const first = await refresh(t, tokens.refresh_token);
+        assert.equal(first.statusCode, 200, first.body);
+        assert.equal((await refresh(t, first.json().refresh_token)).statusCode, 200);
+        const events = await t.container.db.selectFrom('audit_events')
+          .select(['user_id', 'application_id', 'ip_address', 'severity', 'details', 'created_at'])
+          .where('event_type', '=', 'token_refresh').execute();
+        if (audit === 'false') { assert.equal(events.length, 0); continue; }
+        assert.equal(events.length, 2);
+        for (const event of events) {
+          assert.equal(event.user_id, user.id);
+          assert.equal(event.application_id, t.credentials.id);
+          assert.equal(event.severity, 'info');
+          assert.equal(event.ip_address, '127.0.0.1');
+          assert.deepEqual(event.details, { session_id: Number(tokens.session_id) });
+          assert.equal(event.created_at.getTime(), t.clock.now().getTime());
+        }
+      } finally {
+        await t.close();
+      }
+    }
+  });
+
   it('returns the same successor within a grace window set by SVC_REFRESH_TOKEN_REUSE_GRACE', async () => {
     const t = await createTestApp({ env: { SVC_SHORTCUT_SECURE_MODE: 'medium', SVC_REFRESH_TOKEN_REUSE_GRACE: '60' } });
     try {
