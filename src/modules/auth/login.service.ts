@@ -6,6 +6,7 @@ import { signAccessToken, type TokenScope } from '../../security/jwt.js';
 import type { PasswordHasher } from '../../security/password-hash.js';
 import type { AuditService } from '../audit/audit.service.js';
 import type { Grants, RbacService } from '../rbac/rbac.service.js';
+import { tokenScopeFor, type ScopeSubject } from '../sessions/scope.js';
 import type { IssuedTokens, RequestMeta, SessionService } from '../sessions/sessions.service.js';
 import * as users from '../users/users.repo.js';
 import { toUserResponse } from '../users/users.schemas.js';
@@ -26,8 +27,6 @@ type Deps = {
 /** DECISIONS.md "Login protection": the restricted token of an administrator without 2FA lives 15 minutes. */
 export const ADMIN_SETUP_TOKEN_LIFETIME = 900;
 
-/** What the scope of a new token depends on. */
-export type ScopeSubject = Pick<users.LoginUser, 'must_change_password' | 'is_staff' | 'is_superuser' | 'is_2fa_enabled'>;
 
 export interface LoginMeta extends RequestMeta {
   method: string;
@@ -81,14 +80,7 @@ export function createLoginService(deps: Deps) {
     }
   }
 
-  /**
-   * SPEC.md "Token scope": an administrator (is_staff or is_superuser) without 2FA gets `2fa_setup_only`, which
-   * takes precedence over `password_change_only`; once 2FA is on, the next login enforces the password change.
-   */
-  function scopeFor(u: ScopeSubject): TokenScope {
-    if ((u.is_staff || u.is_superuser) && !u.is_2fa_enabled) return '2fa_setup_only';
-    return u.must_change_password && config.FORCE_PASSWORD_CHANGE_ON_FIRST_LOGIN_ENABLED ? 'password_change_only' : 'full';
-  }
+  const scopeFor = (u: ScopeSubject): TokenScope => tokenScopeFor(u, config);
 
   /**
    * The admin gate: 403 ADMIN_2FA_SETUP_REQUIRED carrying a 15-minute `2fa_setup_only` access token. The token

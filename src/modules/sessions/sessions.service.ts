@@ -8,6 +8,7 @@ import { sha256Hex } from '../../security/random.js';
 import { newRefreshToken, successorOf } from '../../security/refresh-token.js';
 import type { AuditService } from '../audit/audit.service.js';
 import { describeDevice, deviceIdFor } from './device.js';
+import { tokenScopeFor, type ScopeSubject } from './scope.js';
 import * as sessions from './sessions.repo.js';
 import * as tokens from './tokens.repo.js';
 
@@ -104,7 +105,7 @@ export function createSessionService({ db, clock, config, audit }: Deps) {
   }
 
   type RefreshOutcome =
-    | { kind: 'ok'; refresh: string; refreshExpiresAt: Date; userId: number; sessionId: number; mustChange: boolean; audited?: boolean }
+    | { kind: 'ok'; refresh: string; refreshExpiresAt: Date; userId: number; sessionId: number; account: ScopeSubject; audited?: boolean }
     | { kind: 'replay'; userId: number; sessionId: number }
     | { kind: 'failed' };
 
@@ -120,7 +121,7 @@ export function createSessionService({ db, clock, config, audit }: Deps) {
       && row.is_active && !row.is_banned && row.deleted_at === null && !(row.locked_until && row.locked_until > now)
       && !(row.tokens_valid_after && row.created_at < row.tokens_valid_after);
     if (!usable) return { kind: 'failed' };
-    const base = { userId: row.user_id, sessionId: row.session_id, mustChange: row.must_change_password };
+    const base = { userId: row.user_id, sessionId: row.session_id, account: row };
     if (!config.REFRESH_TOKEN_ROTATION) {
       await tokens.touchRefreshToken(db, row.id, now);
       await sessions.touchSession(db, row.session_id, now);
@@ -163,7 +164,8 @@ export function createSessionService({ db, clock, config, audit }: Deps) {
       throw new AppError('REFRESH_FAILED');
     }
     if (outcome.kind === 'failed') throw new AppError('REFRESH_FAILED');
-    const scope: TokenScope = outcome.mustChange && config.FORCE_PASSWORD_CHANGE_ON_FIRST_LOGIN_ENABLED ? 'password_change_only' : 'full';
+    // An account made an administrator since its login gets only what it needs to set up 2FA.
+    const scope = tokenScopeFor(outcome.account, config);
     const access = await accessToken(outcome.userId, outcome.sessionId, meta.applicationId, scope);
     if (!outcome.audited) {
       await audit.record({ event_type: 'token_refresh', user_id: outcome.userId, application_id: meta.applicationId,
@@ -172,7 +174,7 @@ export function createSessionService({ db, clock, config, audit }: Deps) {
     return {
       access_token: access.token, refresh_token: outcome.refresh, token_type: 'Bearer' as const,
       expires_in: accessLifetime, refresh_expires_in: secondsUntil(outcome.refreshExpiresAt),
-      must_change_password: outcome.mustChange, token_scope: scope,
+      must_change_password: outcome.account.must_change_password, token_scope: scope,
     };
   }
 

@@ -110,6 +110,20 @@ describe('admin accounts must use 2FA', () => {
     assert.equal(decodeJwt(res.json().access_token).payload.scope, 'password_change_only');
   });
 
+  it('applies at refresh to an account made an administrator after it signed in', async () => {
+    const user = await createUser(t);
+    const login = await loginEmail(t, user.email, user.password);
+    assert.equal(login.statusCode, 200, login.body);
+    await t.container.db.updateTable('users').set({ is_staff: true }).where('id', '=', user.id).execute();
+    const refreshed = await t.api({ method: 'POST', path: 'refresh/', payload: { refresh_token: login.json().refresh_token } });
+    assert.equal(refreshed.statusCode, 200, refreshed.body);
+    assert.equal(refreshed.json().token_scope, '2fa_setup_only');
+    const token = refreshed.json().access_token as string;
+    assert.equal(decodeJwt(token).payload.scope, '2fa_setup_only');
+    assertError(await t.api({ method: 'GET', path: 'me/', token }), 403, 'INSUFFICIENT_SCOPE');
+    assert.equal((await t.api({ method: 'GET', path: '2fa/status/', token })).statusCode, 200);
+  });
+
   it('applies again once an admin turns 2FA off', async () => {
     const admin = await createUser(t, { is_superuser: true });
     const secret = await setUpWith(await gated(admin));
