@@ -21,6 +21,7 @@ const database = await openDatabase({
   DATABASE_URL: process.env.SVC_DATABASE_URL || null,
   DATA_DIR: process.env.SVC_DATA_DIR ?? './data',
   DATABASE_POOL_SIZE: 2,
+  DATABASE_PREPARED_STATEMENTS: false,
 });
 try {
   await database.db.transaction().execute(async (trx) => {

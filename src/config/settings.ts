@@ -59,6 +59,7 @@ export const SETTINGS = {
   // Storage
   DATABASE_URL: url(null, ['postgres:', 'postgresql:'], 'PostgreSQL URL (`DATABASE_URL` is honoured too); unset selects the embedded database.', { aliases: ['DATABASE_URL'] }),
   DATABASE_POOL_SIZE: int(10, 'PostgreSQL connections per instance.', { min: 1, max: 200 }),
+  DATABASE_PREPARED_STATEMENTS: bool(true, 'Send queries that keep recurring as named prepared statements; turn off behind a PgBouncer in transaction mode older than 1.21.'),
   DATA_DIR: str('./data', 'Embedded database directory (PGlite in `$SVC_DATA_DIR/pglite`); `memory://` keeps it in memory.'),
   REDIS_URL: url(null, ['redis:', 'rediss:'], 'Redis URL; enables shared rate-limit counters and caches across instances.'),
   REDIS_KEY_PREFIX: str('gatehouse:', 'Prefix of every Redis key, so several deployments can share one Redis.'),

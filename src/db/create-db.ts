@@ -4,6 +4,7 @@ import type { Config } from '../config/settings.js';
 import type { DatabaseSchema, Db } from './database.js';
 import { PGliteDialect } from './dialects/pglite.js';
 import { acquireDirLock } from './lock-file.js';
+import { createStatementNamer } from './prepared-statements.js';
 
 export type DatabaseKind = 'postgres' | 'pglite';
 
@@ -27,16 +28,28 @@ const NUMERIC_OID = 1700;
 export const MEMORY_DATA_DIR = 'memory://';
 
 /** Opens PostgreSQL when a database URL is set, otherwise the embedded PGlite database. */
-export async function openDatabase(config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR' | 'DATABASE_POOL_SIZE'>,
+export async function openDatabase(
+  config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR' | 'DATABASE_POOL_SIZE' | 'DATABASE_PREPARED_STATEMENTS'>,
   opts: { pgliteTemplate?: Blob } = {}): Promise<Database> {
   return config.DATABASE_URL
-    ? openPostgres(config.DATABASE_URL, config.DATABASE_POOL_SIZE)
+    ? openPostgres(config.DATABASE_URL, config.DATABASE_POOL_SIZE, config.DATABASE_PREPARED_STATEMENTS)
     : openPGlite(config.DATA_DIR, opts.pgliteTemplate);
 }
 
-export async function openPostgres(url: string, poolSize = 10): Promise<Database> {
+export async function openPostgres(url: string, poolSize = 10, preparedStatements = true): Promise<Database> {
   const { default: pg } = await import('pg');
+  const nameFor = preparedStatements ? createStatementNamer() : () => undefined;
+  /** Sends the texts that keep coming back as named statements, prepared once per connection. */
+  class Client extends pg.Client {
+    override query(...args: unknown[]): never {
+      const [text, values] = args;
+      const name = typeof text === 'string' && (args.length === 1 || Array.isArray(values)) ? nameFor(text) : undefined;
+      const call = super.query as (...a: unknown[]) => never;
+      return name ? call.call(this, { name, text, values }) : call.apply(this, args);
+    }
+  }
   const pool = new pg.Pool({
+    Client,
     connectionString: url,
     max: poolSize,
     connectionTimeoutMillis: 5000,

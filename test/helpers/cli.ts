@@ -37,11 +37,12 @@ process.on('exit', () => {
 
 /**
  * Only what a shell would pass on, so no `SVC_*`, `DATABASE_URL` or `PORT` of the test process leaks in.
- * Debug mode and quiet logs unless the test says otherwise.
+ * Debug mode and quiet logs unless the test says otherwise; the breach check, if a preset turns it on, gets a
+ * refused connection on loopback instead of reaching out.
  */
 function childEnv(extra: Env = {}): NodeJS.ProcessEnv {
   const base: Env = { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: process.env.TMPDIR, LANG: process.env.LANG };
-  const merged: Env = { ...base, SVC_DEBUG: 'true', SVC_LOG_LEVEL: 'warn', ...extra };
+  const merged: Env = { ...base, SVC_DEBUG: 'true', SVC_LOG_LEVEL: 'warn', SVC_BREACH_CHECK_API_URL: 'http://127.0.0.1:9', ...extra };
   return Object.fromEntries(Object.entries(merged).filter((e): e is [string, string] => e[1] !== undefined));
 }
 
