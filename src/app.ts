@@ -62,8 +62,9 @@ export async function buildApp(container: Container, opts: BuildAppOptions = {})
     throw new AppError('NOT_FOUND');
   });
   // A body-less request to a route with a body schema is validated as `{}`.
-  app.addHook('preValidation', async (req) => {
+  app.addHook('preValidation', (req, _reply, done) => {
     if (req.body === undefined && req.routeOptions.schema?.body) req.body = {};
+    done();
   });
 
   const metrics = config.METRICS_ENABLED ? registerMetrics(app) : null;
@@ -94,9 +95,9 @@ export async function buildApp(container: Container, opts: BuildAppOptions = {})
   await app.register(async (api) => {
     registerCors(api, container.services.applications);
     registerAppAuth(api, config, container.services.applications);
-    api.addHook('onSend', async (_req, reply, payload) => {
+    api.addHook('onSend', (_req, reply, payload, done) => {
       if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
-      return payload;
+      done(null, payload);
     });
     for (const plugin of [...API_ROUTES, ...(opts.apiRoutes ?? [])]) await api.register(plugin, deps);
   }, { prefix: config.API_PREFIX.replace(/\/$/, '') });

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ApplicationService } from '../../modules/applications/applications.service.js';
 
 const ALLOWED_HEADERS = ['Content-Type', 'Authorization', 'X-Access-Key', 'X-Access-Secret', 'X-Org-Slug',
@@ -12,9 +12,7 @@ const EXPOSED_HEADERS = 'X-Request-ID, Retry-After';
  * CORS headers only when its own application allows the origin.
  */
 export function registerCors(app: FastifyInstance, applications: ApplicationService): void {
-  app.addHook('onRequest', async (req, reply) => {
-    const origin = req.headers.origin;
-    if (req.method !== 'OPTIONS' || !origin || !req.headers['access-control-request-method']) return;
+  async function answerPreflight(origin: string, reply: FastifyReply) {
     reply.header('vary', 'Origin');
     if (await applications.isAllowedOrigin(origin)) {
       reply.headers({
@@ -26,6 +24,13 @@ export function registerCors(app: FastifyInstance, applications: ApplicationServ
       });
     }
     return reply.code(204).send();
+  }
+
+  // Callback hooks: only preflights and requests without an application wait on anything.
+  app.addHook('onRequest', (req, reply, done) => {
+    const origin = req.headers.origin;
+    if (req.method !== 'OPTIONS' || !origin || !req.headers['access-control-request-method']) return done();
+    answerPreflight(origin, reply).catch(done);
   });
 
   // A preflight may target any API path, and no route declares OPTIONS: without this catch-all it would
@@ -33,20 +38,21 @@ export function registerCors(app: FastifyInstance, applications: ApplicationServ
   // preflights; any other OPTIONS request goes on to the 404/405 handler.
   app.options('/*', { schema: { hide: true }, config: { appAuth: false } }, async (_req, reply) => reply.callNotFound());
 
-  app.addHook('onSend', async (req: FastifyRequest, reply, payload) => {
+  app.addHook('onSend', (req: FastifyRequest, reply, payload, done) => {
     const origin = req.headers.origin;
-    if (!origin) return payload;
+    if (!origin) return done(null, payload);
     reply.header('vary', 'Origin');
-    const allowed = req.application
-      ? req.application.allowed_origins.includes(origin)
-      : await applications.isAllowedOrigin(origin);
-    if (allowed) {
-      reply.headers({
-        'access-control-allow-origin': origin,
-        'access-control-allow-credentials': 'true',
-        'access-control-expose-headers': EXPOSED_HEADERS,
-      });
-    }
-    return payload;
+    const allow = (allowed: boolean) => {
+      if (allowed) {
+        reply.headers({
+          'access-control-allow-origin': origin,
+          'access-control-allow-credentials': 'true',
+          'access-control-expose-headers': EXPOSED_HEADERS,
+        });
+      }
+      done(null, payload);
+    };
+    if (req.application) return allow(req.application.allowed_origins.includes(origin));
+    applications.isAllowedOrigin(origin).then(allow, done);
   });
 }

@@ -82,6 +82,18 @@ export function createApplicationService({ db, clock, audit }: Deps) {
     return created;
   }
 
+  const check = (entry: { app: AppContext | null; secretHash: string }, accessSecret: string) =>
+    (safeEqual(sha256Hex(accessSecret), entry.secretHash) ? entry.app : null);
+
+  /**
+   * The answer of `authenticate` when this instance knows the key (no I/O), or undefined when it must ask the
+   * database: lets the per-request hook stay synchronous on the common path.
+   */
+  function authenticateCached(accessKey: string, accessSecret: string): AppContext | null | undefined {
+    const entry = authCache.get(accessKey);
+    return entry && entry.until >= clock.now().getTime() ? check(entry, accessSecret) : undefined;
+  }
+
   /** The application these credentials identify, or null. Secrets are compared as SHA-256 in constant time. */
   async function authenticate(accessKey: string, accessSecret: string): Promise<AppContext | null> {
     const now = clock.now().getTime();
@@ -96,8 +108,7 @@ export function createApplicationService({ db, clock, audit }: Deps) {
       if (authCache.size > 10_000) authCache.clear();
       authCache.set(accessKey, entry);
     }
-    const ok = safeEqual(sha256Hex(accessSecret), entry.secretHash);
-    return ok ? entry.app : null;
+    return check(entry, accessSecret);
   }
 
   async function isAllowedOrigin(origin: string): Promise<boolean> {
@@ -221,7 +232,7 @@ export function createApplicationService({ db, clock, audit }: Deps) {
   }
 
   return {
-    create, authenticate, isAllowedOrigin, ensureDefault, invalidate, count: () => repo.countApplications(db),
+    create, authenticate, authenticateCached, isAllowedOrigin, ensureDefault, invalidate, count: () => repo.countApplications(db),
     list, get, register, update, remove, regenerate,
   };
 }

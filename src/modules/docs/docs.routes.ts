@@ -30,7 +30,7 @@ export default async function docsRoutes(app: FastifyInstance, { container }: Ro
   }
 
   let redocBundle: Buffer | undefined;
-  const page = { schema: hide, config: { appAuth: false, helmet: { skipRoute: true } } };
+  const page = { schema: hide, config: { appAuth: false, securityHeaders: false } };
   const send = (type: string, body: string | Buffer, csp = REDOC_CSP) =>
     (_req: unknown, reply: import('fastify').FastifyReply) =>
       reply.type(type).header('content-security-policy', csp).header('cache-control', 'no-cache').send(body);
@@ -46,7 +46,7 @@ export default async function docsRoutes(app: FastifyInstance, { container }: Ro
     // The viewer's own routes answer without credentials, except its copies of the schema.
     ui.addHook('onRoute', (route) => {
       const isSchema = /\/(json|yaml)$/.test(route.url);
-      route.config = { ...(route.config ?? {}), appAuth: isSchema, helmet: { skipRoute: true } } as typeof route.config;
+      route.config = { ...(route.config ?? {}), appAuth: isSchema, securityHeaders: false } as typeof route.config;
     });
     await ui.register(swaggerUi, {
       routePrefix: '/docs',

@@ -77,6 +77,9 @@ describe('login with two-factor authentication', () => {
 
   it('10 parallel logins with one TOTP code: exactly one succeeds (repeated over several steps)', async () => {
     for (let round = 0; round < 4; round++) {
+      // Each round's nine refused replays count toward the lockout, and whether the success's reset lands before
+      // or after them is a race: start every round from a clean counter so the rounds test replay, not lockout.
+      await t.container.db.updateTable('users').set({ failed_login_count: 0 }).where('id', '=', user.id).execute();
       const code = totpNow(t, setup.secret);
       const answers = await Promise.all(Array.from({ length: 10 }, () => login(code)));
       assert.deepEqual(statusCounts(answers), { 200: 1, 401: 9 }, `round ${round}`);
@@ -95,6 +98,8 @@ describe('login with two-factor authentication', () => {
 
   it('10 parallel logins with one backup code: exactly one succeeds; backup_codes_remaining stays exact', async () => {
     for (const code of setup.backup_codes.slice(0, 3)) {
+      // As above: a clean lockout counter per round, so the rounds test single use, not lockout.
+      await t.container.db.updateTable('users').set({ failed_login_count: 0 }).where('id', '=', user.id).execute();
       const answers = await Promise.all(Array.from({ length: 10 }, () => login(code)));
       assert.deepEqual(statusCounts(answers), { 200: 1, 401: 9 }, code);
     }
