@@ -83,7 +83,7 @@ export async function buildContainer(opts: ContainerOptions) {
   const otp = createOtpService({ db, clock, config, outbox, codeKey: deriveKey(secretKey, 'otp') });
   const otpLogin = createOtpLoginService({ db, clock, config, users, otp, login, lockout, audit,
     codeKey: deriveKey(secretKey, 'otp') });
-  const magicLinks = createMagicLinkService({ db, clock, config, outbox, login, lockout, audit });
+  const magicLinks = createMagicLinkService({ db, clock, config, outbox, login, lockout });
   const passwordReset = createPasswordResetService({ db, clock, config, hasher, audit, sessions, passwords, otp });
   const passwordChange = createPasswordChangeService({ db, clock, hasher, audit, lockout, sessions, passwords, otp,
     consumeLoginCode: otpLogin.consumeLoginCodeForSetInitial });

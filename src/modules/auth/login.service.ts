@@ -8,6 +8,7 @@ import type { AuditService } from '../audit/audit.service.js';
 import type { Grants, RbacService } from '../rbac/rbac.service.js';
 import { tokenScopeFor, type ScopeSubject } from '../sessions/scope.js';
 import type { IssuedTokens, RequestMeta, SessionService } from '../sessions/sessions.service.js';
+import { canSignIn } from '../users/account-state.js';
 import * as users from '../users/users.repo.js';
 import { toUserResponse } from '../users/users.schemas.js';
 import * as attempts from './lockout.repo.js';
@@ -63,8 +64,6 @@ export function createLoginService(deps: Deps) {
     return Boolean(usable) && ok;
   }
 
-  /** Inactive, banned and deleted accounts get the same answer as a wrong password. */
-  const isUsable = (u: users.LoginUser) => u.is_active && !u.is_banned && u.deleted_at === null;
 
   /** The second-factor step: passes when 2FA is off; otherwise needs a valid `totp_code`; wrong codes count toward lockout. */
   async function secondFactor(user: users.LoginUser, code: string | undefined, target: LockTarget, identifier: string, meta: LoginMeta) {
@@ -183,7 +182,8 @@ export function createLoginService(deps: Deps) {
       await lockout.recordFailure(target, meta);
       throw new AppError('LOGIN_FAILED');
     }
-    if (!isUsable(user)) {
+    // Inactive, banned and deleted accounts get the same answer as a wrong password.
+    if (!canSignIn(user)) {
       await failed(identifier, meta, user.id, user.is_banned ? 'banned' : 'inactive');
       throw new AppError('LOGIN_FAILED');
     }
@@ -194,7 +194,7 @@ export function createLoginService(deps: Deps) {
     return completeLogin(user, identifier, input.device_info, meta);
   }
 
-  return { loginWithPassword, completeLogin, tokenResponse, userResponse, scopeFor, secondFactor, recordAttempt };
+  return { loginWithPassword, completeLogin, tokenResponse, userResponse, scopeFor, secondFactor, failed };
 }
 
 export type LoginService = ReturnType<typeof createLoginService>;

@@ -5,18 +5,18 @@ import type { Db } from '../../db/database.js';
 import type { OutboxService } from '../../notifications/outbox.service.js';
 import { newOpaqueToken, sha256Hex } from '../../security/random.js';
 import type { AppContext } from '../applications/applications.service.js';
-import type { AuditService } from '../audit/audit.service.js';
 import type { LockoutService } from '../auth/lockout.service.js';
 import type { LoginMeta, LoginService } from '../auth/login.service.js';
 import * as codes from '../otp/otp.repo.js';
 import { isValidEmail, normalizeEmail } from '../users/contact.js';
+import { canSignIn } from '../users/account-state.js';
 import * as userRepo from '../users/users.repo.js';
-import { createLoginSteps, failureReasonOf, isUsable } from './login-steps.js';
+import { createLoginSteps, failureReasonOf } from './login-steps.js';
 import * as repo from './magic-link.repo.js';
 import { isAllowedValidationUrl, linkWithToken } from './validation-url.js';
 
 type Deps = {
-  db: Db; clock: Clock; config: Config; outbox: OutboxService; login: LoginService; lockout: LockoutService; audit: AuditService;
+  db: Db; clock: Clock; config: Config; outbox: OutboxService; login: LoginService; lockout: LockoutService;
 };
 
 export interface MagicLinkRequestInput {
@@ -51,7 +51,7 @@ export function createMagicLinkService(deps: Deps) {
       throw new AppError('INVALID_REDIRECT_URI');
     }
     const account = await repo.findRecipient(db, email);
-    const recipient = account && isUsable(account) ? account : null;
+    const recipient = account && canSignIn(account) ? account : null;
     const token = newOpaqueToken();
     const now = clock.now();
     const expiresAt = addSeconds(now, config.MAGIC_LINK_LIFETIME);
@@ -91,11 +91,11 @@ export function createMagicLinkService(deps: Deps) {
     try {
       await lockout.assertNotLocked(target);
     } catch (err) {
-      await steps.failed(identifier, meta, user.id, 'account_locked');
+      await login.failed(identifier, meta, user.id, 'account_locked');
       throw err;
     }
-    if (!isUsable(user)) {
-      await steps.failed(identifier, meta, user.id, failureReasonOf(user));
+    if (!canSignIn(user)) {
+      await login.failed(identifier, meta, user.id, failureReasonOf(user));
       throw new AppError('INVALID_TOKEN');
     }
     await login.secondFactor(user, input.totp_code, target, identifier, meta);
@@ -105,7 +105,7 @@ export function createMagicLinkService(deps: Deps) {
       return Boolean(row);
     });
     if (!consumed) {
-      await steps.failed(identifier, meta, user.id, 'link_already_used');
+      await login.failed(identifier, meta, user.id, 'link_already_used');
       throw new AppError('INVALID_TOKEN');
     }
     const body = await login.completeLogin(user, identifier, input.device_info, meta);

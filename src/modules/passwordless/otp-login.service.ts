@@ -9,9 +9,10 @@ import type { LockErrorOptions, LockoutService, LockTarget } from '../auth/locko
 import type { LoginMeta, LoginService } from '../auth/login.service.js';
 import * as codes from '../otp/otp.repo.js';
 import type { OtpService } from '../otp/otp.service.js';
+import { canSignIn } from '../users/account-state.js';
 import * as userRepo from '../users/users.repo.js';
 import type { UserService } from '../users/users.service.js';
-import { createLoginSteps, failureReasonOf, isUsable } from './login-steps.js';
+import { createLoginSteps, failureReasonOf } from './login-steps.js';
 
 type Deps = {
   db: Db; clock: Clock; config: Config; users: UserService; otp: OtpService; login: LoginService; lockout: LockoutService;
@@ -59,7 +60,7 @@ export function createOtpLoginService(deps: Deps) {
   async function request(phone: string, meta: LoginMeta): Promise<{ otpId: string; expiresAt: Date }> {
     let user = await userRepo.findUserForLogin(db, { phone });
     if (!user && config.OTP_LOGIN_AUTO_REGISTER) user = await register(phone, meta);
-    if (!user || !isUsable(user)) return { otpId: randomUUID(), expiresAt: addSeconds(clock.now(), config.OTP_LIFETIME) };
+    if (!user || !canSignIn(user)) return { otpId: randomUUID(), expiresAt: addSeconds(clock.now(), config.OTP_LIFETIME) };
     const sent = await otp.issue(user.id, PURPOSE, 'phone');
     return { otpId: sent.otpId, expiresAt: sent.expiresAt };
   }
@@ -76,7 +77,7 @@ export function createOtpLoginService(deps: Deps) {
     try {
       await lockout.assertNotLocked(target, AS_TIMESTAMP);
     } catch (err) {
-      await steps.failed(identifier, meta, user?.id ?? null, 'account_locked');
+      await login.failed(identifier, meta, user?.id ?? null, 'account_locked');
       throw err;
     }
     const now = clock.now();
@@ -85,12 +86,12 @@ export function createOtpLoginService(deps: Deps) {
     const presented = otpHmac(codeKey, input.otp_code, { userId: user?.id ?? 0, purpose: PURPOSE });
     // A code proves the phone it was sent to: if the account's phone changed since, it proves nothing.
     if (!user || !live || live.recipient !== user.phone || !sameHmac(live.code_hmac, presented)) {
-      await steps.failed(identifier, meta, user?.id ?? null, 'invalid_code');
+      await login.failed(identifier, meta, user?.id ?? null, 'invalid_code');
       await lockout.recordFailure(target, meta, AS_TIMESTAMP);
       throw new AppError('OTP_INVALID');
     }
-    if (!isUsable(user)) {
-      await steps.failed(identifier, meta, user.id, failureReasonOf(user));
+    if (!canSignIn(user)) {
+      await login.failed(identifier, meta, user.id, failureReasonOf(user));
       throw new AppError('OTP_INVALID');
     }
     // The second factor is checked before the code is consumed, so a 2FA_REQUIRED answer leaves it usable for the retry.
@@ -102,7 +103,7 @@ export function createOtpLoginService(deps: Deps) {
     });
     if (!consumed) {
       // A concurrent request with the same code won. The code was right, so this is not counted toward lockout.
-      await steps.failed(identifier, meta, user.id, 'code_already_used');
+      await login.failed(identifier, meta, user.id, 'code_already_used');
       throw new AppError('OTP_INVALID');
     }
     const body = await steps.restatingLock(user.id, AS_TIMESTAMP,

@@ -7,6 +7,7 @@ import type { PasswordHasher } from '../../security/password-hash.js';
 import type { AuditService } from '../audit/audit.service.js';
 import type { OtpService } from '../otp/otp.service.js';
 import type { RequestMeta, SessionService } from '../sessions/sessions.service.js';
+import { canSignIn } from '../users/account-state.js';
 import * as users from '../users/users.repo.js';
 import type { PasswordService } from './passwords.service.js';
 
@@ -17,8 +18,6 @@ type Deps = {
 
 export type ResetTarget = { email: string } | { phone: string };
 
-/** Inactive, banned and deleted accounts are treated as unknown: no code, and the same answer. */
-const canReset = (u: users.LoginUser) => u.is_active && !u.is_banned && u.deleted_at === null;
 
 /** SPEC.md "Passwords": password/reset/request/ and password/reset/confirm/ (a code by email or SMS). */
 export function createPasswordResetService({ db, clock, config, hasher, audit, sessions, passwords, otp }: Deps) {
@@ -29,7 +28,8 @@ export function createPasswordResetService({ db, clock, config, hasher, audit, s
   async function request(target: ResetTarget, meta: RequestMeta) {
     const otpType = 'email' in target ? 'email' as const : 'phone' as const;
     const user = await users.findUserForLogin(db, target);
-    if (user && canReset(user)) {
+    // Inactive, banned and deleted accounts are treated as unknown: no code, and the same answer.
+    if (user && canSignIn(user)) {
       const sent = await otp.issue(user.id, 'password_reset', otpType, 'password_reset');
       await audit.record({ event_type: 'password_reset_requested', user_id: user.id, application_id: meta.applicationId,
         ip_address: meta.ip, user_agent: meta.userAgent, details: { channel: sent.channel } });
@@ -48,7 +48,7 @@ export function createPasswordResetService({ db, clock, config, hasher, audit, s
     const context = user ? await passwords.contextOf(user.id) : { email: 'email' in target ? target.email : null };
     const problems = passwords.check(newPassword, context);
     if (problems.length) throw AppError.validation({ new_password: problems });
-    if (!user || !canReset(user)) throw new AppError('OTP_EXPIRED');
+    if (!user || !canSignIn(user)) throw new AppError('OTP_EXPIRED');
     let live;
     try {
       live = await otp.consume(user.id, 'password_reset', code);
