@@ -16,6 +16,14 @@ export function createRefreshCookie(config: Config) {
     enabled: config.REFRESH_TOKEN_COOKIE_ENABLED,
     set: (reply: FastifyReply, raw: string, maxAge: number) => reply.setCookie(name, raw, options(maxAge)),
     clear: (reply: FastifyReply) => reply.setCookie(name, '', options(0)),
+    /** A token answer as sent: in cookie mode the refresh token travels only in the HttpOnly cookie, never in JSON. */
+    withCookie<T extends object>(reply: FastifyReply, body: T): T {
+      const tokens = body as { refresh_token?: string; refresh_expires_in?: number };
+      if (!config.REFRESH_TOKEN_COOKIE_ENABLED || !tokens.refresh_token) return body;
+      reply.setCookie(name, tokens.refresh_token, options(tokens.refresh_expires_in ?? config.JWT_REFRESH_TOKEN_LIFETIME));
+      const { refresh_token: _omitted, ...rest } = tokens;
+      return rest as T;
+    },
     /** The refresh token from the body, or — in cookie mode, when the body has none — from the cookie. */
     read(req: FastifyRequest, fromBody: string | undefined): string | undefined {
       if (fromBody) return fromBody;

@@ -19,21 +19,12 @@ export default async function authRoutes(app: FastifyInstance, { container, guar
   const cookie = createRefreshCookie(container.config);
   const loginLimit = guards.rateLimit('login', [...LOGIN_LIMITS]);
 
-  /** In cookie mode the refresh token travels only in the HttpOnly cookie, never in JSON. */
-  function withCookie<T extends object>(reply: import('fastify').FastifyReply, body: T): T {
-    const tokens = body as { refresh_token?: string; refresh_expires_in?: number };
-    if (!cookie.enabled || !tokens.refresh_token) return body;
-    cookie.set(reply, tokens.refresh_token, tokens.refresh_expires_in ?? container.config.JWT_REFRESH_TOKEN_LIFETIME);
-    const { refresh_token: _omitted, ...rest } = tokens;
-    return rest as T;
-  }
-
   app.post('/register/', {
     schema: { tags: ['auth'], body: RegisterBody, response: { 201: RegisterResponse } },
     onRequest: [guards.rateLimit('register', [{ max: 3, per: 'hour' }, { max: 10, per: 'day' }])],
   }, async (req, reply) => {
     const body = await registration.register(req.body as never, metaOf(req, 'register'));
-    return reply.code(201).send(withCookie(reply, body));
+    return reply.code(201).send(cookie.withCookie(reply, body));
   });
 
   app.post('/login/email/', {
@@ -43,7 +34,7 @@ export default async function authRoutes(app: FastifyInstance, { container, guar
     const { email, password, totp_code, device_info } = req.body as { email: string; password: string; totp_code?: string; device_info?: string };
     const normalized = normalizeEmail(email);
     if (!isValidEmail(normalized)) throw AppError.validation({ email: ['Enter a valid email address.'] });
-    return withCookie(reply, await login.loginWithPassword({ by: { email: normalized }, password, totp_code, device_info }, metaOf(req)));
+    return cookie.withCookie(reply, await login.loginWithPassword({ by: { email: normalized }, password, totp_code, device_info }, metaOf(req)));
   });
 
   app.post('/login/phone/', {
@@ -53,7 +44,7 @@ export default async function authRoutes(app: FastifyInstance, { container, guar
     const b = req.body as { phone_country_code: string; phone_number: string; password: string; totp_code?: string; device_info?: string };
     const parsed = phoneFromParts(b.phone_country_code, b.phone_number);
     if (parsed.errors) throw AppError.validation(parsed.errors);
-    return withCookie(reply, await login.loginWithPassword(
+    return cookie.withCookie(reply, await login.loginWithPassword(
       { by: { phone: parsed.phone }, password: b.password, totp_code: b.totp_code, device_info: b.device_info }, metaOf(req)));
   });
 
@@ -64,7 +55,7 @@ export default async function authRoutes(app: FastifyInstance, { container, guar
     const raw = cookie.read(req, (req.body as { refresh_token?: string }).refresh_token);
     if (!raw) throw new AppError('MISSING_REFRESH_TOKEN');
     const { token_scope: scope, ...tokens } = await sessions.refresh(raw, metaOf(req));
-    return withCookie(reply, { ...tokens, ...(scope !== 'full' ? { token_scope: scope } : {}) });
+    return cookie.withCookie(reply, { ...tokens, ...(scope !== 'full' ? { token_scope: scope } : {}) });
   });
 
   app.post('/logout/', {

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../core/errors.js';
 import { createRefreshCookie } from '../../http/refresh-cookie.js';
 import { metaOf } from '../../http/request-meta.js';
@@ -25,14 +25,6 @@ export default async function passwordlessRoutes(app: FastifyInstance, { contain
   const otpEnabled = guards.feature('OTP_LOGIN_ENABLED');
   const magicEnabled = guards.feature('MAGIC_LINK_ENABLED');
 
-  /** In cookie mode the refresh token travels only in the HttpOnly cookie, never in JSON. */
-  function withCookie<T extends { refresh_token?: string; refresh_expires_in: number }>(reply: FastifyReply, body: T): T {
-    if (!cookie.enabled || !body.refresh_token) return body;
-    cookie.set(reply, body.refresh_token, body.refresh_expires_in);
-    const { refresh_token: _omitted, ...rest } = body;
-    return rest as T;
-  }
-
   app.post('/login/otp/request/', {
     schema: { tags: ['auth'], body: OtpLoginRequestBody, response: { 200: OtpLoginRequestResponse } },
     onRequest: [otpEnabled, guards.rateLimit('login_otp_request', [{ max: 5, per: 'minute' }, { max: 20, per: 'day' }])],
@@ -49,7 +41,7 @@ export default async function passwordlessRoutes(app: FastifyInstance, { contain
   }, async (req, reply) => {
     const { otp_code, totp_code, device_info, ...phone } = req.body as OtpLoginVerifyInput;
     const body = await otpLogin.verify({ phone: phoneOf(phone), otp_code, totp_code, device_info }, metaOf(req, 'otp'));
-    return withCookie(reply, body);
+    return cookie.withCookie(reply, body);
   });
 
   app.post('/magic-link/request/', {
@@ -66,6 +58,6 @@ export default async function passwordlessRoutes(app: FastifyInstance, { contain
   }, async (req, reply) => {
     const { token, totp_code, device_info } = req.query as MagicLinkVerifyInput;
     if (!token) throw new AppError('TOKEN_REQUIRED');
-    return withCookie(reply, await magicLinks.verify({ token, totp_code, device_info }, metaOf(req, 'magic_link')));
+    return cookie.withCookie(reply, await magicLinks.verify({ token, totp_code, device_info }, metaOf(req, 'magic_link')));
   });
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../core/errors.js';
 import { authOf } from '../../http/guards.js';
+import { createRefreshCookie } from '../../http/refresh-cookie.js';
 import { metaOf } from '../../http/request-meta.js';
 import type { RouteDeps } from '../../http/routes.js';
 import { isValidEmail, normalizeEmail, phoneFromParts } from '../users/contact.js';
@@ -30,6 +31,7 @@ function resetTarget(body: ResetRequestInput): ResetTarget {
 export default async function passwordRoutes(app: FastifyInstance, { container, guards }: RouteDeps) {
   const { passwords, passwordChange, passwordReset } = container.services;
   const { config } = container;
+  const cookie = createRefreshCookie(config);
   const restricted = guards.user({ scopes: ['full', 'password_change_only'] });
   const proofLimit = guards.rateLimit('password_proof', [{ max: 5, per: 'minute' }]);
 
@@ -45,12 +47,13 @@ export default async function passwordRoutes(app: FastifyInstance, { container, 
   app.post('/password/change/', {
     schema: { tags: ['passwords'], body: ChangeBody, response: { 200: ChangeResponse } },
     onRequest: [proofLimit, restricted],
-  }, async (req) => passwordChange.change(authOf(req), req.body as ChangeInput, metaOf(req)));
+  }, async (req, reply) => cookie.withCookie(reply, await passwordChange.change(authOf(req), req.body as ChangeInput, metaOf(req))));
 
   app.post('/password/set-initial/', {
     schema: { tags: ['passwords'], body: SetInitialBody, response: { 200: SetInitialResponse } },
     onRequest: [guards.feature('OTP_LOGIN_ENABLED'), proofLimit, restricted],
-  }, async (req) => passwordChange.setInitial(authOf(req), req.body as SetInitialInput, metaOf(req)));
+  }, async (req, reply) => cookie.withCookie(reply,
+    await passwordChange.setInitial(authOf(req), req.body as SetInitialInput, metaOf(req))));
 
   app.post('/password/reset/request/', {
     schema: { tags: ['passwords'], body: ResetRequestBody, response: { 200: ResetRequestResponse } },

@@ -122,6 +122,20 @@ describe('refresh-token cookie mode', () => {
     assertError(await t.api({ method: 'GET', path: 'me/', token: body.access_token }), 401, 'TOKEN_BLACKLISTED');
   });
 
+  it('puts the full-scope pair of a forced password change in the cookie, not the JSON', async () => {
+    const flagged = await createUser(t, { must_change_password: true });
+    const { body } = await login(t, flagged);
+    assert.equal(body.token_scope, 'password_change_only');
+    const res = await t.api({ method: 'POST', path: 'password/change/', token: body.access_token,
+      payload: { current_password: flagged.password, new_password: 'violet submarine orchestra' } });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.equal(res.json().refresh_token, undefined);
+    assert.equal(typeof res.json().access_token, 'string');
+    const refreshed = await refreshWithCookie(t, cookieOf(res).value);
+    assert.equal(refreshed.statusCode, 200, refreshed.body);
+    assert.equal(refreshed.json().must_change_password, false);
+  });
+
   it('clears the cookie on logout of all devices', async () => {
     const { body } = await login(t, await createUser(t));
     const res = await t.api({ method: 'POST', path: 'logout/all/', token: body.access_token });
