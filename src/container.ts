@@ -31,7 +31,7 @@ import { createUserService } from './modules/users/users.service.js';
 import { createOutboxService } from './notifications/outbox.service.js';
 import { createNotifier, type Notifier } from './notifications/senders.js';
 import { createSealer, deriveKey } from './security/seal.js';
-import { createArgon2Hasher, PRODUCTION_ARGON2, type PasswordHasher } from './security/password-hash.js';
+import { createArgon2Hasher, defaultHashConcurrency, PRODUCTION_ARGON2, type PasswordHasher } from './security/password-hash.js';
 
 export interface ContainerOptions {
   config: Config;
@@ -50,7 +50,8 @@ export async function buildContainer(opts: ContainerOptions) {
   const { config, database } = opts;
   const db = database.db;
   const clock = opts.clock ?? systemClock;
-  const hasher = opts.hasher ?? await createArgon2Hasher(PRODUCTION_ARGON2, config.PASSWORD_HASH_CONCURRENCY);
+  const hasher = opts.hasher ?? await createArgon2Hasher(PRODUCTION_ARGON2,
+    config.PASSWORD_HASH_CONCURRENCY || defaultHashConcurrency());
   const redis = opts.redis ?? null;
   const secretKey = config.ENCRYPTION_KEY ?? config.JWT_SECRET_KEY!;
   const onError = opts.onError ?? ((m: string) => process.stderr.write(`${m}\n`));

@@ -1,10 +1,15 @@
+import { defaultHashConcurrency } from '../../src/security/password-hash.js';
+
 /** Values every part of the benchmark agrees on: the seeded accounts and the password-hash parameters. */
 
 /** DECISIONS.md: argon2id m=19456 KiB, t=2, p=1; the same for Gatehouse, the raw baseline and the peer. */
 export const ARGON2 = { algorithm: 2 as const, memoryCost: 19456, timeCost: 2, parallelism: 1 };
 
-/** `SVC_PASSWORD_HASH_CONCURRENCY`'s default: hashes computed at once. */
-export const HASH_CONCURRENCY = 4;
+/**
+ * Hashes computed at once everywhere: `SVC_PASSWORD_HASH_CONCURRENCY`'s default on this machine (one per core, at
+ * most one fewer than libuv's pool of 4), given to Gatehouse explicitly so every system is held to the same figure.
+ */
+export const HASH_CONCURRENCY = defaultHashConcurrency();
 
 /** `SVC_DATABASE_POOL_SIZE`'s default: the bare baselines and the peer get the same pool. */
 export const POOL_SIZE = 10;

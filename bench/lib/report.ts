@@ -1,4 +1,5 @@
 import type { ServerFigures } from './servers.js';
+import type { CpuSnapshot } from '../load/cpu.js';
 import type { LoadResult } from './types.js';
 
 export type System = 'baseline' | 'gatehouse-postgres' | 'gatehouse-pglite' | 'better-auth';
@@ -14,6 +15,8 @@ export interface ScenarioFigures {
   unexpected: number;
   errors: number;
   status_counts: Record<string, number>;
+  /** CPU milliseconds per request: server, PostgreSQL, load process (null where not measured). */
+  cpu_ms_per_request?: CpuSnapshot | null;
 }
 
 export interface RatioFigures {
@@ -37,7 +40,7 @@ export interface Report {
 
 export const fromLoad = (system: System, scenario: string, r: LoadResult): ScenarioFigures => ({
   system, scenario, rps: r.rps, p50_ms: r.p50, p99_ms: r.p99, requests: r.requests, expected_status: r.expectedStatus,
-  unexpected: r.unexpected, errors: r.errors, status_counts: r.statusCounts,
+  unexpected: r.unexpected, errors: r.errors, status_counts: r.statusCounts, cpu_ms_per_request: r.cpuMsPerRequest,
 });
 
 /** DESIGN.md §7: each Gatehouse figure over the baseline or peer figure it is held against. */
@@ -85,6 +88,15 @@ export function reportTables(report: Report): Array<{ title: string; head: strin
       head: ['System', 'Scenario', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'unexpected status', 'errors'],
       rows: report.scenarios.map((s) => [SYSTEM_LABELS[s.system], s.scenario, num(s.rps, 1), num(s.p50_ms, 1), num(s.p99_ms, 1),
         String(s.requests), s.expected_status === null ? '–' : `${s.unexpected} (expects ${s.expected_status})`, String(s.errors)]),
+    },
+    {
+      title: 'CPU per request (ms of CPU time in the measured run ÷ requests)',
+      head: ['System', 'Scenario', 'server', 'PostgreSQL', 'load generator', 'total'],
+      rows: report.scenarios.filter((s) => s.cpu_ms_per_request).map((s) => {
+        const c = s.cpu_ms_per_request!;
+        const total = c.server === null || c.database === null ? null : c.server + c.database + c.load;
+        return [SYSTEM_LABELS[s.system], s.scenario, num(c.server, 3), num(c.database, 3), num(c.load, 3), num(total, 3)];
+      }),
     },
     {
       title: 'Servers',

@@ -36,7 +36,7 @@ export async function startServer(name: string, args: string[], opts: { env: Rec
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const started = Date.now();
-  const { child, output } = launch(process.execPath, args, {
+  const { child, output } = launch(process.execPath, [...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []), ...args], {
     cwd: opts.cwd ?? ROOT,
     env: cleanEnv({ ...opts.env, PORT: String(port), SVC_PORT: String(port), SVC_HOST: '127.0.0.1' }),
   });

@@ -22,7 +22,8 @@ const log = (message: string) => process.stderr.write(`${message}\n`);
 
 function job(ctx: RunContext, kind: LoadKind, run: ServerRun, extra: Partial<LoadJob> = {}): LoadJob {
   const { durationS, warmupS, connections, users } = ctx.opts;
-  return { kind, origin: run.origin, userCount: users, password: BENCH_PASSWORD, durationS, warmupS, connections, runId: ctx.runId, ...extra };
+  return { kind, origin: run.origin, userCount: users, password: BENCH_PASSWORD, durationS, warmupS, connections, runId: ctx.runId,
+    serverPid: run.child.pid, ...extra };
 }
 
 async function measure(ctx: RunContext, system: System, scenario: string, load: LoadJob): Promise<void> {

@@ -1,3 +1,4 @@
+import type { CpuSnapshot } from '../load/cpu.js';
 /** Shapes exchanged between the orchestrator (`bench/run.ts`) and its child processes. */
 
 /** The request mixes the load generator knows how to send. */
@@ -23,6 +24,8 @@ export interface LoadJob {
   connections: number;
   /** Makes generated e-mail addresses unique across runs against a reused database. */
   runId: string;
+  /** The server's process, whose CPU time the load child reads around the measured run. */
+  serverPid?: number;
 }
 
 /** One measured scenario. Latencies in milliseconds. */
@@ -40,6 +43,8 @@ export interface LoadResult {
   errors: number;
   statusCounts: Record<string, number>;
   durationS: number;
+  /** CPU milliseconds per request of the measured run: the server, all PostgreSQL processes, the load process. */
+  cpuMsPerRequest: CpuSnapshot | null;
 }
 
 export type WorkerMessage = { ok: true; result: LoadResult } | { ok: false; error: string };

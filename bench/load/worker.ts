@@ -5,6 +5,7 @@
  */
 import autocannon, { type Result } from 'autocannon';
 import type { LoadJob, LoadResult, WorkerMessage } from '../lib/types.js';
+import { cpuPerRequest, cpuSnapshot } from './cpu.js';
 import { SCENARIOS, type Scenario } from './scenarios.js';
 
 function fire(job: LoadJob, scenario: Scenario, durationS: number): Promise<Result> {
@@ -34,13 +35,16 @@ function summarize(result: Result, expectedStatus: number): LoadResult {
     errors: result.errors,
     statusCounts,
     durationS: result.duration,
+    cpuMsPerRequest: null,
   };
 }
 
 async function run(job: LoadJob): Promise<LoadResult> {
   const scenario = await SCENARIOS[job.kind](job);
   if (job.warmupS > 0) await fire(job, scenario, job.warmupS);
-  return summarize(await fire(job, scenario, job.durationS), scenario.expectedStatus);
+  const before = cpuSnapshot(job.serverPid);
+  const result = summarize(await fire(job, scenario, job.durationS), scenario.expectedStatus);
+  return { ...result, cpuMsPerRequest: cpuPerRequest(before, cpuSnapshot(job.serverPid), result.requests) };
 }
 
 const reply = (message: WorkerMessage) => new Promise<void>((resolve) => process.send!(message, () => resolve()));

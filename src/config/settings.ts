@@ -95,7 +95,7 @@ export const SETTINGS = {
   PASSWORD_REQUIRE_NUMBERS: bool(false, 'Require a digit.'),
   PASSWORD_REQUIRE_SPECIAL: bool(false, 'Require a character that is neither a letter nor a digit.'),
   PASSWORD_HISTORY: int(5, 'Previous passwords that cannot be reused; 0 turns the check off.'),
-  PASSWORD_HASH_CONCURRENCY: int(4, 'Password hashes computed at once; more wait in line.', { min: 1, max: 64 }),
+  PASSWORD_HASH_CONCURRENCY: int(0, 'Password hashes computed at once; more wait in line. 0: one per CPU core, at most one fewer than libuv\'s thread pool (`UV_THREADPOOL_SIZE`, 4 by default).', { max: 64 }),
   BREACH_CHECK_ENABLED: bool(true, 'Refuse passwords found by the k-anonymity breach range API.'),
   BREACH_CHECK_API_URL: url('https://api.pwnedpasswords.com', ['http:', 'https:'], 'Base of the range API (`GET {url}/range/{5 hex}`).'),
   // One-time codes and links

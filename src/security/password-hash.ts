@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import { hash, verify } from '@node-rs/argon2';
 import { Semaphore } from '../core/semaphore.js';
 
@@ -21,10 +22,19 @@ export interface PasswordHasher {
 }
 
 /**
+ * How many hashes run at once by default. argon2id is memory-hard: beyond one per core, more hashes at once only
+ * contend for the cores and their caches and each takes longer. At least one thread of libuv's pool stays free
+ * for the other work queued there (file access, WebCrypto), which would otherwise wait behind whole hashes.
+ */
+export function defaultHashConcurrency(cores = availableParallelism(), poolSize = Number(process.env.UV_THREADPOOL_SIZE) || 4): number {
+  return Math.max(1, Math.min(cores, poolSize - 1));
+}
+
+/**
  * argon2id through @node-rs/argon2, whose async API runs on the libuv thread pool, so hashing never
  * blocks the event loop. A semaphore bounds concurrent hashes so memory stays at limit × m.
  */
-export async function createArgon2Hasher(params: Argon2Params = PRODUCTION_ARGON2, concurrency = 4): Promise<PasswordHasher> {
+export async function createArgon2Hasher(params: Argon2Params = PRODUCTION_ARGON2, concurrency = defaultHashConcurrency()): Promise<PasswordHasher> {
   const gate = new Semaphore(concurrency);
   // Algorithm.Argon2id is an ambient const enum; its value is 2.
   const options = { algorithm: 2 as const, ...params };
