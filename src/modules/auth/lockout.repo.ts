@@ -1,13 +1,42 @@
 import { sql } from 'kysely';
 import type { Executor, NewRow } from '../../db/database.js';
+import { precompile } from '../../db/precompiled.js';
 
 export const insertLoginAttempt = (db: Executor, values: NewRow<'login_attempts'>) =>
   db.insertInto('login_attempts').values(values).execute();
 
-/** A successful login's attempt record and, when given, its audit event, in one statement. */
-export const insertLoginRecords = (db: Executor, attempt: NewRow<'login_attempts'>, event: NewRow<'audit_events'> | null) =>
-  event === null ? insertLoginAttempt(db, attempt)
-    : db.with('attempt', (qb) => qb.insertInto('login_attempts').values(attempt)).insertInto('audit_events').values(event).execute();
+export interface LoginRecord {
+  identifier: string;
+  method: string;
+  userId: number;
+  ip: string | null;
+  applicationId: number | null;
+  now: Date;
+  /** The `login` audit event's user agent and details; with null, no event is written. */
+  event: { userAgent: string | null; details: string } | null;
+}
+
+type RecordArgs = Omit<LoginRecord, 'event'> & { userAgent: string | null; details: string };
+
+const successfulAttempt = (a: RecordArgs) => ({ identifier: a.identifier, method: a.method, user_id: a.userId,
+  ip_address: a.ip, application_id: a.applicationId, success: true, failure_reason: null, created_at: a.now });
+
+const recordMarkers: RecordArgs = { identifier: '\u0000identifier', method: '\u0000method', userId: -1, ip: '\u0000ip',
+  applicationId: -2, now: new Date(0), userAgent: '\u0000agent', details: '\u0000details' };
+
+/** Every successful login writes these: compiled once per shape. */
+const loginRecords = {
+  attempt: precompile((db: Executor, a: RecordArgs) => db.insertInto('login_attempts').values(successfulAttempt(a)), recordMarkers),
+  withEvent: precompile((db: Executor, a: RecordArgs) => db.with('attempt', (qb) => qb.insertInto('login_attempts').values(successfulAttempt(a)))
+    .insertInto('audit_events').values({ event_type: 'login', severity: 'info', user_id: a.userId, application_id: a.applicationId,
+      ip_address: a.ip, user_agent: a.userAgent, details: a.details, created_at: a.now }), recordMarkers),
+};
+
+/** A successful login's attempt record and, when given, its `login` audit event, in one statement. */
+export async function insertLoginRecords(db: Executor, { event, ...record }: LoginRecord): Promise<void> {
+  if (event) await loginRecords.withEvent(db, { ...record, ...event });
+  else await loginRecords.attempt(db, { ...record, userAgent: null, details: '' });
+}
 
 export const findIdentifierLock = (db: Executor, identifier: string) =>
   db.selectFrom('identifier_lockouts').select(['locked_until']).where('identifier', '=', identifier).executeTakeFirst();

@@ -12,6 +12,7 @@ import { canSignIn } from '../users/account-state.js';
 import * as users from '../users/users.repo.js';
 import { toUserResponse } from '../users/users.schemas.js';
 import * as attempts from './lockout.repo.js';
+import * as loginRepo from './login.repo.js';
 import type { LockoutService, LockTarget } from './lockout.service.js';
 
 /**
@@ -113,27 +114,27 @@ export function createLoginService(deps: Deps) {
   async function completeLogin(user: users.LoginUser, identifier: string, deviceInfo: string | undefined, meta: LoginMeta) {
     const scope = scopeFor(user);
     if (scope === '2fa_setup_only') return refuseUntilTwoFactor(user, identifier, deviceInfo, meta);
-    let done: { row: users.PublicUser; issued: IssuedTokens };
+    let done: { row: users.PublicUser; grants: Grants; issued: IssuedTokens };
     try {
       done = await db.transaction().execute(async (trx) => {
         const now = clock.now();
         // The lock was checked before the password; a concurrent failure may have locked the account since.
-        const row = await users.recordLogin(trx, user.id, now, lockout.enabled());
-        if (!row) throw await lockout.lockedErrorOf(user.id, trx);
+        const recorded = await loginRepo.recordLogin(trx, user.id, now, lockout.enabled());
+        if (!recorded) throw await lockout.lockedErrorOf(user.id, trx);
         const issued = await sessions.open(trx, user, scope, deviceInfo, meta, { userLocked: true });
-        await attempts.insertLoginRecords(trx, attemptRow(identifier, meta, user.id, true, null, now),
-          audit.enabled('info') ? {
-            event_type: 'login', severity: 'info', user_id: user.id, application_id: meta.applicationId, ip_address: meta.ip,
-            user_agent: meta.userAgent, details: JSON.stringify({ method: meta.method, session_id: Number(issued.session_id) }),
-            created_at: now,
-          } : null);
-        return { row, issued };
+        await attempts.insertLoginRecords(trx, {
+          identifier: identifier.slice(0, 254), method: meta.method, userId: user.id, ip: meta.ip, applicationId: meta.applicationId, now,
+          event: audit.enabled('info') ? {
+            userAgent: meta.userAgent, details: JSON.stringify({ method: meta.method, session_id: Number(issued.session_id) }),
+          } : null,
+        });
+        return { row: recorded.user, grants: recorded.grants, issued };
       });
     } catch (err) {
       if (err instanceof AppError) await failed(identifier, meta, user.id, err.code.toLowerCase());
       throw err;
     }
-    return tokenResponseOf(done.row, await rbac.grantsOf(done.row), done.issued);
+    return tokenResponseOf(done.row, done.grants, done.issued);
   }
 
   async function loadUser(userId: number) {

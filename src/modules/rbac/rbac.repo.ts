@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Executor } from '../../db/database.js';
 
 /**
@@ -20,13 +20,22 @@ export async function effectivePermissionCodes(db: Executor, userId: number): Pr
   return rows.map((r) => r.code);
 }
 
-/** The user's role codes and effective permission codes (all of them for a superuser), sorted, in one query. */
+/**
+ * The user's role codes and effective permission codes (all of them for a superuser), each sorted, as two array
+ * expressions (null for none) to select in any query: `superuser` is an SQL boolean or a known value.
+ */
+export const grantArrays = (userId: number, superuser: boolean | RawBuilder<boolean>) => ({
+  roles: sql<string[] | null>`(select array_agg(r.code order by r.code) from user_roles ur join roles r on r.id = ur.role_id
+    where ur.user_id = ${userId})`,
+  permissions: sql<string[] | null>`case when ${superuser} then (select array_agg(code order by code) from permissions)
+    else (select array_agg(code order by code) from (${heldPermissions(userId)}) p) end`,
+});
+
+/** The user's role codes and effective permission codes, sorted, in one query. */
 export async function grantCodesOfUser(db: Executor, userId: number, superuser: boolean): Promise<{ roles: string[]; permissions: string[] }> {
-  const permissions = superuser ? sql`select code from permissions` : heldPermissions(userId);
+  const { roles, permissions } = grantArrays(userId, superuser);
   const { rows } = await sql<{ roles: string[] | null; permissions: string[] | null }>`
-    select
-      (select array_agg(r.code order by r.code) from user_roles ur join roles r on r.id = ur.role_id where ur.user_id = ${userId}) as roles,
-      (select array_agg(code order by code) from (${permissions}) p) as permissions`.execute(db);
+    select ${roles} as roles, ${permissions} as permissions`.execute(db);
   return { roles: rows[0]?.roles ?? [], permissions: rows[0]?.permissions ?? [] };
 }
 

@@ -1,18 +1,43 @@
 import { sql } from 'kysely';
-import type { Executor, NewRow } from '../../db/database.js';
+import type { Executor } from '../../db/database.js';
+import { precompile, precompileRows } from '../../db/precompiled.js';
 
-/** A session and its first refresh token in one statement; answers the session id. */
-export const insertSessionWithToken = (db: Executor, session: NewRow<'sessions'>,
-  token: { token_hash: string; created_at: Date; expires_at: Date; ip_address: string | null; device_info: string | null }) =>
-  db.with('s', (qb) => qb.insertInto('sessions').values(session).returning(['id', 'user_id', 'application_id']))
+export interface NewSession {
+  userId: number;
+  applicationId: number | null;
+  deviceId: string;
+  deviceInfo: string | null;
+  deviceSummary: string | null;
+  ip: string | null;
+  userAgent: string | null;
+  now: Date;
+  expiresAt: Date;
+  tokenHash: string;
+}
+
+const insertSessionQuery = (db: Executor, a: NewSession) =>
+  db.with('s', (qb) => qb.insertInto('sessions').values({
+    user_id: a.userId, application_id: a.applicationId, device_id: a.deviceId, device_info: a.deviceInfo,
+    device_summary: a.deviceSummary, ip_address: a.ip, user_agent: a.userAgent, created_at: a.now, last_used_at: a.now,
+    expires_at: a.expiresAt,
+  }).returning(['id', 'user_id', 'application_id']))
     .insertInto('refresh_tokens')
     .columns(['session_id', 'user_id', 'application_id', 'token_hash', 'created_at', 'expires_at', 'ip_address', 'device_info'])
     .expression((eb) => eb.selectFrom('s').select([
-      's.id', 's.user_id', 's.application_id', sql<string>`${token.token_hash}::text`.as('token_hash'),
-      sql<Date>`${token.created_at}::timestamptz`.as('created_at'), sql<Date>`${token.expires_at}::timestamptz`.as('expires_at'),
-      sql<string | null>`${token.ip_address}::text`.as('ip_address'), sql<string | null>`${token.device_info}::text`.as('device_info'),
+      's.id', 's.user_id', 's.application_id', sql<string>`${a.tokenHash}::text`.as('token_hash'),
+      sql<Date>`${a.now}::timestamptz`.as('created_at'), sql<Date>`${a.expiresAt}::timestamptz`.as('expires_at'),
+      sql<string | null>`${a.ip}::text`.as('ip_address'), sql<string | null>`${a.deviceInfo}::text`.as('device_info'),
     ]))
-    .returning(['session_id']).executeTakeFirstOrThrow().then((r) => r.session_id);
+    .returning(['session_id']);
+
+/** Every sign-in opens a session: compiled once. */
+const insertSession = precompile(insertSessionQuery, {
+  userId: -1, applicationId: -2, deviceId: '\u0000device', deviceInfo: '\u0000info', deviceSummary: '\u0000summary',
+  ip: '\u0000ip', userAgent: '\u0000agent', now: new Date(0), expiresAt: new Date(1), tokenHash: '\u0000hash',
+});
+
+/** A session and its first refresh token in one statement; answers the session id. */
+export const insertSessionWithToken = async (db: Executor, session: NewSession) => (await insertSession(db, session))!.session_id;
 
 /**
  * Locks the user's row until the transaction ends, so the session changes of one user happen one at a time:
@@ -21,11 +46,13 @@ export const insertSessionWithToken = (db: Executor, session: NewRow<'sessions'>
 export const lockUserSessions = (db: Executor, userId: number) =>
   db.selectFrom('users').select('id').where('id', '=', userId).forUpdate().executeTakeFirst();
 
-/** Active sessions of a user, oldest first. */
-export const listActiveSessions = (db: Executor, userId: number, now: Date) =>
+const activeSessions = precompileRows((db: Executor, a: { userId: number; now: Date }) =>
   db.selectFrom('sessions').select(['id', 'device_id', 'created_at'])
-    .where('user_id', '=', userId).where('revoked_at', 'is', null).where('expires_at', '>', now)
-    .orderBy('created_at').orderBy('id').execute();
+    .where('user_id', '=', a.userId).where('revoked_at', 'is', null).where('expires_at', '>', a.now)
+    .orderBy('created_at').orderBy('id'), { userId: -1, now: new Date(0) });
+
+/** Active sessions of a user, oldest first. Every sign-in with a session or device limit reads them. */
+export const listActiveSessions = (db: Executor, userId: number, now: Date) => activeSessions(db, { userId, now });
 
 export const findSessionDevice = (db: Executor, id: number) =>
   db.selectFrom('sessions').select(['id', 'device_info']).where('id', '=', id).executeTakeFirst();

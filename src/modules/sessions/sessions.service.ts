@@ -56,8 +56,8 @@ export function createSessionService({ db, clock, config, audit }: Deps) {
     const maxSessions = user.max_sessions ?? config.MAX_SESSIONS;
     if (maxDevices <= 0 && maxSessions <= 0) return;
     if (!userLocked) await sessions.lockUserSessions(trx, user.id);
+    let active = await sessions.listActiveSessions(trx, user.id, now);
     if (maxDevices > 0) {
-      const active = await sessions.listActiveSessions(trx, user.id, now);
       const devices = [...new Set(active.map((s) => s.device_id))]; // oldest first
       if (!devices.includes(deviceId) && devices.length >= maxDevices) {
         if (config.DEVICE_LIMIT_ACTION === 'deny') throw new AppError('DEVICE_LIMIT_EXCEEDED');
@@ -65,16 +65,14 @@ export function createSessionService({ db, clock, config, audit }: Deps) {
         const ids = active.filter((s) => evicted.has(s.device_id)).map((s) => s.id);
         await sessions.revokeSessions(trx, ids, now, 'device_limit');
         await sessions.revokeSessionTokens(trx, ids, now);
+        active = active.filter((s) => !evicted.has(s.device_id));
       }
     }
-    if (maxSessions > 0) {
-      const active = await sessions.listActiveSessions(trx, user.id, now);
-      if (active.length >= maxSessions) {
-        if (config.SESSION_LIMIT_ACTION === 'deny') throw new AppError('SESSION_LIMIT_EXCEEDED');
-        const ids = active.slice(0, active.length - maxSessions + 1).map((s) => s.id);
-        await sessions.revokeSessions(trx, ids, now, 'session_limit');
-        await sessions.revokeSessionTokens(trx, ids, now);
-      }
+    if (maxSessions > 0 && active.length >= maxSessions) {
+      if (config.SESSION_LIMIT_ACTION === 'deny') throw new AppError('SESSION_LIMIT_EXCEEDED');
+      const ids = active.slice(0, active.length - maxSessions + 1).map((s) => s.id);
+      await sessions.revokeSessions(trx, ids, now, 'session_limit');
+      await sessions.revokeSessionTokens(trx, ids, now);
     }
   }
 
@@ -92,10 +90,9 @@ export function createSessionService({ db, clock, config, audit }: Deps) {
     const refresh = newRefreshToken();
     const storedDeviceInfo = deviceInfo?.slice(0, 512) ?? null;
     const sessionId = await sessions.insertSessionWithToken(trx, {
-      user_id: user.id, application_id: meta.applicationId, device_id: deviceId, device_info: storedDeviceInfo,
-      device_summary: device.summary, ip_address: meta.ip, user_agent: meta.userAgent?.slice(0, 512) ?? null,
-      created_at: now, last_used_at: now, expires_at: expiresAt,
-    }, { token_hash: refresh.hash, created_at: now, expires_at: expiresAt, ip_address: meta.ip, device_info: storedDeviceInfo });
+      userId: user.id, applicationId: meta.applicationId, deviceId, deviceInfo: storedDeviceInfo, deviceSummary: device.summary,
+      ip: meta.ip, userAgent: meta.userAgent?.slice(0, 512) ?? null, now, expiresAt, tokenHash: refresh.hash,
+    });
     const access = await accessToken(user.id, sessionId, meta.applicationId, scope);
     return {
       access_token: access.token, refresh_token: refresh.raw, token_type: 'Bearer', expires_in: accessLifetime,

@@ -1,4 +1,5 @@
 import type { Executor, NewRow } from '../../db/database.js';
+import { precompile } from '../../db/precompiled.js';
 import { PUBLIC_USER_COLUMNS } from './user-columns.js';
 
 export const insertUser = (db: Executor, values: NewRow<'users'>) =>
@@ -26,9 +27,14 @@ const LOGIN_COLUMNS = ['id', 'email', 'phone', 'password_hash', 'has_usable_pass
   'locked_until', 'failed_login_count', 'lockout_count', 'must_change_password', 'is_2fa_enabled', 'is_staff',
   'is_superuser', 'max_sessions', 'max_devices', 'tokens_valid_after'] as const;
 
+/** Sign-in lookups run on every login attempt: compiled once per column. */
+const loginUserBy = (column: 'email' | 'phone') => precompile((db: Executor, a: { value: string }) =>
+  db.selectFrom('users').select(LOGIN_COLUMNS).where(column, '=', a.value), { value: '\u0000login' });
+const loginUserByEmail = loginUserBy('email');
+const loginUserByPhone = loginUserBy('phone');
+
 export const findUserForLogin = (db: Executor, by: { email: string } | { phone: string }) =>
-  db.selectFrom('users').select(LOGIN_COLUMNS)
-    .where('email' in by ? 'email' : 'phone', '=', 'email' in by ? by.email : by.phone).executeTakeFirst();
+  'email' in by ? loginUserByEmail(db, { value: by.email }) : loginUserByPhone(db, { value: by.phone });
 
 export const findUserForLoginById = (db: Executor, id: number) =>
   db.selectFrom('users').select(LOGIN_COLUMNS).where('id', '=', id).executeTakeFirst();
@@ -43,18 +49,6 @@ export type PublicUser = NonNullable<Awaited<ReturnType<typeof findPublicUser>>>
 
 export const setPasswordHash = (db: Executor, id: number, hash: string) =>
   db.updateTable('users').set({ password_hash: hash }).where('id', '=', id).execute();
-
-/**
- * Records a successful login and clears the failure counters, answering the account's public row as it now is
- * (for the token response: no second read). With `unlessLocked`, an account locked meanwhile is left as it is
- * and undefined is answered.
- */
-export function recordLogin(db: Executor, id: number, now: Date, unlessLocked = false) {
-  let query = db.updateTable('users').set({ last_login: now, failed_login_count: 0, lockout_count: 0, locked_until: null })
-    .where('id', '=', id);
-  if (unlessLocked) query = query.where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]));
-  return query.returning(PUBLIC_USER_COLUMNS).executeTakeFirst();
-}
 
 export const setTokensValidAfter = (db: Executor, id: number, when: Date) =>
   db.updateTable('users').set({ tokens_valid_after: when, updated_at: when }).where('id', '=', id).execute();
