@@ -165,7 +165,7 @@ describe('admin/users/', () => {
 
     it('answers 400 validation for unknown fields and out-of-range limits', async () => {
       assert.deepEqual(expectStatus(await api('PATCH', `admin/users/${target.id}/`, { email: 'x@example.com' }), 400).details, { email: ['Unknown field.'] });
-      assert.deepEqual(expectStatus(await api('PATCH', `admin/users/${target.id}/`, { max_sessions: -1 }), 400).details, { max_sessions: ['Must be at least 0.', 'Must be of type null.', 'Does not match any accepted form.'] });
+      assert.deepEqual(expectStatus(await api('PATCH', `admin/users/${target.id}/`, { max_sessions: -1 }), 400).details, { max_sessions: ['Must be at least 0.'] });
       assert.deepEqual(expectStatus(await api('PATCH', `admin/users/${target.id}/`, { is_active: 'false' }), 400).details, { is_active: ['Must be of type boolean.'] });
     });
 
