@@ -23,19 +23,18 @@ async function main(): Promise<number> {
   installSignalHandlers();
   if (opts.build) await buildIfNeeded();
   await ensurePostgres();
-  await recreateDatabases(Object.values(DATABASES));
   const report: Report = {
     generated_at: new Date().toISOString(),
     commit: commitId(),
     machine: machine(await postgresVersion(), loadAtStart),
     parameters: {
-      duration_s: opts.durationS, warmup_s: opts.warmupS, connections: opts.connections, seeded_accounts: opts.users,
+      rounds: opts.rounds, duration_s: opts.durationS, warmup_s: opts.warmupS, connections: opts.connections, seeded_accounts: opts.users,
       argon2id: `m=${ARGON2.memoryCost} KiB, t=${ARGON2.timeCost}, p=${ARGON2.parallelism}`, hash_concurrency: HASH_CONCURRENCY,
       db_pool: POOL_SIZE, preset: 'medium (rate limits and breach check off)',
     },
     scenarios: [], servers: [], ratios: [], failures: [],
   };
-  const ctx: RunContext = { opts, report, runId: Date.now().toString(36), seedHash: await hash(BENCH_PASSWORD, ARGON2) };
+  const ctx: RunContext = { opts, report, runId: Date.now().toString(36), seedHash: await hash(BENCH_PASSWORD, ARGON2), round: 1 };
   const part = async (name: string, fn: () => Promise<void>) => {
     try {
       await fn();
@@ -44,9 +43,15 @@ async function main(): Promise<number> {
       process.stderr.write(`${name} failed: ${(err as Error).message}\n`);
     }
   };
-  await part('baselines', () => runBaselines(ctx));
-  for (const kind of opts.databases) await part(`Gatehouse on ${kind}`, () => runGatehouse(ctx, kind));
-  await part('better-auth', () => runPeer(ctx));
+  for (let round = 1; round <= opts.rounds; round++) {
+    if (opts.rounds > 1) process.stderr.write(`Round ${round} of ${opts.rounds}\n`);
+    ctx.round = round;
+    ctx.runId = `${Date.now().toString(36)}r${round}`;
+    await recreateDatabases(Object.values(DATABASES));
+    await part('baselines', () => runBaselines(ctx));
+    for (const kind of opts.databases) await part(`Gatehouse on ${kind}`, () => runGatehouse(ctx, kind));
+    await part('better-auth', () => runPeer(ctx));
+  }
 
   report.ratios = computeRatios(report.scenarios);
   process.stdout.write(renderText(report));

@@ -16,6 +16,7 @@ export const USAGE = `Usage: npm run bench -- [options]
   --warmup <s>         unmeasured seconds before each scenario (default 2)
   --connections <n>    concurrent connections of the load generator (default 16)
   --users <n>          seeded accounts per system (default 1000)
+  --rounds <n>         repeat the whole run n times; figures and ratios are medians over the rounds (default 1)
   --db <list>          Gatehouse databases: postgres,pglite (default both)
   --only <list>        scenarios or groups, comma-separated (default all):
                        ${ALL.join(', ')};
@@ -30,6 +31,7 @@ export interface Options {
   warmupS: number;
   connections: number;
   users: number;
+  rounds: number;
   databases: DatabaseKind[];
   only: Set<string>;
   writeReadme: boolean;
@@ -50,6 +52,7 @@ export function parseOptions(argv: string[]): Options | null {
     args: argv, strict: true,
     options: {
       duration: { type: 'string' }, warmup: { type: 'string' }, connections: { type: 'string' }, users: { type: 'string' },
+      rounds: { type: 'string' },
       db: { type: 'string' }, only: { type: 'string' }, 'write-readme': { type: 'boolean' }, 'no-build': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -69,6 +72,7 @@ export function parseOptions(argv: string[]): Options | null {
     warmupS: positiveInt('warmup', values.warmup, 2, 0),
     connections: positiveInt('connections', values.connections, 16, 1),
     users: positiveInt('users', values.users, 1000, 1),
+    rounds: positiveInt('rounds', values.rounds, 1, 1),
     databases: databases as DatabaseKind[],
     only,
     writeReadme: Boolean(values['write-readme']),

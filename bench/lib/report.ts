@@ -7,6 +7,8 @@ export type System = 'baseline' | 'gatehouse-postgres' | 'gatehouse-pglite' | 'b
 export interface ScenarioFigures {
   system: System;
   scenario: string;
+  /** Which repetition of the whole run (`--rounds`) measured it, from 1. */
+  round?: number;
   rps: number;
   p50_ms: number;
   p99_ms: number;
@@ -25,6 +27,8 @@ export interface RatioFigures {
   /** null: a context figure, not a target. */
   target: number | null;
   pass: boolean | null;
+  /** The ratio of each round, when there were several; `value` is their median. */
+  rounds?: Array<number | null>;
 }
 
 export interface Report {
@@ -58,20 +62,77 @@ const CONTEXT_RATIOS: Array<{ name: string; num: [System, string]; den: [System,
   { name: 'context: Gatehouse login ÷ bare argon2id route', num: ['gatehouse-postgres', 'login'], den: ['baseline', 'bare-argon2-route'] },
 ];
 
+export const median = (values: number[]): number | null => {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+const roundsOf = (scenarios: ScenarioFigures[]) => [...new Set(scenarios.map((s) => s.round ?? 1))].sort((a, b) => a - b);
+
+/**
+ * Each ratio from the figures of one round, then the median over the rounds: a numerator and its denominator
+ * are measured minutes apart within a round, and the machine's speed drifts more between rounds than within one.
+ */
 export function computeRatios(scenarios: ScenarioFigures[]): RatioFigures[] {
-  const rps = ([system, scenario]: [System, string]) => scenarios.find((s) => s.system === system && s.scenario === scenario)?.rps;
-  const ratio = (num: [System, string], den: [System, string]) => {
+  const rounds = roundsOf(scenarios);
+  const ratioIn = (round: number, num: [System, string], den: [System, string]) => {
+    const rps = ([system, scenario]: [System, string]) =>
+      scenarios.find((s) => s.system === system && s.scenario === scenario && (s.round ?? 1) === round)?.rps;
     const a = rps(num);
     const b = rps(den);
     return a !== undefined && b !== undefined && b > 0 ? a / b : null;
   };
+  const ratio = (num: [System, string], den: [System, string]) => {
+    const perRound = rounds.map((r) => ratioIn(r, num, den));
+    const value = median(perRound.filter((v): v is number => v !== null));
+    return { value, ...(rounds.length > 1 ? { rounds: perRound } : {}) };
+  };
   return [
     ...RATIOS.map(({ name, num, den, target }) => {
-      const value = ratio(num, den);
-      return { name, value, target, pass: value === null ? null : value >= target };
+      const { value, ...rest } = ratio(num, den);
+      return { name, value, target, pass: value === null ? null : value >= target, ...rest };
     }),
-    ...CONTEXT_RATIOS.map(({ name, num, den }) => ({ name, value: ratio(num, den), target: null, pass: null })),
+    ...CONTEXT_RATIOS.map(({ name, num, den }) => ({ name, ...ratio(num, den), target: null, pass: null })),
   ];
+}
+
+/** One row per system and scenario over all rounds: medians of the rates, latencies and CPU, sums of the counts. */
+export function aggregateScenarios(scenarios: ScenarioFigures[]): Array<ScenarioFigures & { per_round: number[] }> {
+  const groups = new Map<string, ScenarioFigures[]>();
+  for (const s of scenarios) {
+    const key = `${s.system}\u0000${s.scenario}`;
+    groups.set(key, [...(groups.get(key) ?? []), s]);
+  }
+  return [...groups.values()].map((runs) => {
+    const first = runs[0]!;
+    const med = (pick: (s: ScenarioFigures) => number | null | undefined) =>
+      median(runs.map(pick).filter((v): v is number => typeof v === 'number')) ;
+    const cpuRuns = runs.filter((r) => r.cpu_ms_per_request);
+    const status_counts: Record<string, number> = {};
+    for (const r of runs) for (const [k, v] of Object.entries(r.status_counts)) status_counts[k] = (status_counts[k] ?? 0) + v;
+    return {
+      system: first.system, scenario: first.scenario, rps: med((r) => r.rps) ?? 0, p50_ms: med((r) => r.p50_ms) ?? 0,
+      p99_ms: med((r) => r.p99_ms) ?? 0, requests: runs.reduce((a, r) => a + r.requests, 0), expected_status: first.expected_status,
+      unexpected: runs.reduce((a, r) => a + r.unexpected, 0), errors: runs.reduce((a, r) => a + r.errors, 0), status_counts,
+      cpu_ms_per_request: cpuRuns.length ? {
+        server: med((r) => r.cpu_ms_per_request?.server), database: med((r) => r.cpu_ms_per_request?.database),
+        load: med((r) => r.cpu_ms_per_request?.load) ?? 0,
+      } : null,
+      per_round: runs.map((r) => r.rps),
+    };
+  });
+}
+
+/** Servers by name over all rounds: the median start-up and the highest peak RSS. */
+function aggregateServers(servers: ServerFigures[]): ServerFigures[] {
+  const names = [...new Set(servers.map((s) => s.name))];
+  return names.map((name) => {
+    const runs = servers.filter((s) => s.name === name);
+    const peaks = runs.map((r) => r.peak_rss_mib).filter((v): v is number => v !== null);
+    return { name, startup_ms: Math.round(median(runs.map((r) => r.startup_ms)) ?? 0), peak_rss_mib: peaks.length ? Math.max(...peaks) : null };
+  });
 }
 
 const SYSTEM_LABELS: Record<System, string> = {
@@ -82,17 +143,21 @@ const num = (v: number | null, digits: number) => (v === null || !Number.isFinit
 
 /** The report's tables as header + rows, shared by the terminal and the Markdown renderings. */
 export function reportTables(report: Report): Array<{ title: string; head: string[]; rows: string[][] }> {
+  const scenarios = aggregateScenarios(report.scenarios);
+  const several = roundsOf(report.scenarios).length > 1;
+  const ratioRounds = (r: RatioFigures) => (r.rounds ?? []).map((v) => num(v, 2)).join(' · ');
   return [
     {
-      title: 'Throughput and latency',
-      head: ['System', 'Scenario', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'unexpected status', 'errors'],
-      rows: report.scenarios.map((s) => [SYSTEM_LABELS[s.system], s.scenario, num(s.rps, 1), num(s.p50_ms, 1), num(s.p99_ms, 1),
-        String(s.requests), s.expected_status === null ? '–' : `${s.unexpected} (expects ${s.expected_status})`, String(s.errors)]),
+      title: several ? 'Throughput and latency (medians over the rounds)' : 'Throughput and latency',
+      head: ['System', 'Scenario', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'unexpected status', 'errors', ...(several ? ['req/s per round'] : [])],
+      rows: scenarios.map((s) => [SYSTEM_LABELS[s.system], s.scenario, num(s.rps, 1), num(s.p50_ms, 1), num(s.p99_ms, 1),
+        String(s.requests), s.expected_status === null ? '–' : `${s.unexpected} (expects ${s.expected_status})`, String(s.errors),
+        ...(several ? [s.per_round.map((v) => num(v, 1)).join(' · ')] : [])]),
     },
     {
       title: 'CPU per request (ms of CPU time in the measured run ÷ requests)',
       head: ['System', 'Scenario', 'server', 'PostgreSQL', 'load generator', 'total'],
-      rows: report.scenarios.filter((s) => s.cpu_ms_per_request).map((s) => {
+      rows: scenarios.filter((s) => s.cpu_ms_per_request).map((s) => {
         const c = s.cpu_ms_per_request!;
         const total = c.server === null || c.database === null ? null : c.server + c.database + c.load;
         return [SYSTEM_LABELS[s.system], s.scenario, num(c.server, 3), num(c.database, 3), num(c.load, 3), num(total, 3)];
@@ -101,13 +166,13 @@ export function reportTables(report: Report): Array<{ title: string; head: strin
     {
       title: 'Servers',
       head: ['Server', 'start-up ms (spawn → ready 200)', 'peak RSS MiB (VmHWM)'],
-      rows: report.servers.map((s) => [s.name, String(s.startup_ms), num(s.peak_rss_mib, 1)]),
+      rows: aggregateServers(report.servers).map((s) => [s.name, String(s.startup_ms), num(s.peak_rss_mib, 1)]),
     },
     {
-      title: 'DESIGN.md §7 targets',
-      head: ['Ratio (req/s ÷ req/s)', 'value', 'target', 'result'],
+      title: several ? 'DESIGN.md §7 targets (median of the rounds\' ratios)' : 'DESIGN.md §7 targets',
+      head: ['Ratio (req/s ÷ req/s)', 'value', 'target', 'result', ...(several ? ['per round'] : [])],
       rows: report.ratios.map((r) => [r.name, num(r.value, 2), r.target === null ? '–' : `≥ ${r.target.toFixed(2)}`,
-        r.target === null ? '–' : r.pass === null ? 'n/a' : r.pass ? 'PASS' : 'FAIL']),
+        r.target === null ? '–' : r.pass === null ? 'n/a' : r.pass ? 'PASS' : 'FAIL', ...(several ? [ratioRounds(r)] : [])]),
     },
   ];
 }

@@ -16,6 +16,8 @@ export interface RunContext {
   runId: string;
   /** The argon2id hash of BENCH_PASSWORD every seeded account gets. */
   seedHash: string;
+  /** The repetition of the whole run in progress (`--rounds`), from 1. */
+  round: number;
 }
 
 const log = (message: string) => process.stderr.write(`${message}\n`);
@@ -29,7 +31,7 @@ function job(ctx: RunContext, kind: LoadKind, run: ServerRun, extra: Partial<Loa
 async function measure(ctx: RunContext, system: System, scenario: string, load: LoadJob): Promise<void> {
   log(`  ${scenario}: ${ctx.opts.warmupS} s warm-up + ${ctx.opts.durationS} s…`);
   try {
-    ctx.report.scenarios.push(fromLoad(system, scenario, await runLoad(load)));
+    ctx.report.scenarios.push({ ...fromLoad(system, scenario, await runLoad(load)), round: ctx.round });
   } catch (err) {
     ctx.report.failures.push(`${system} ${scenario}: ${(err as Error).message}`);
     log(`  ${scenario} failed: ${(err as Error).message}`);
@@ -53,7 +55,7 @@ export async function runBaselines(ctx: RunContext): Promise<void> {
     const out = await runCommand(process.execPath, tsNode('baselines/argon2-verify.ts', String(opts.warmupS), String(opts.durationS),
       String(HASH_CONCURRENCY)), { cwd: ROOT, env: cleanEnv({}), timeoutMs: (opts.warmupS + opts.durationS + 60) * 1000 });
     const r = JSON.parse(out.trim().split('\n').at(-1) ?? '{}') as { rps: number; p50: number; p99: number; count: number };
-    ctx.report.scenarios.push({ system: 'baseline', scenario: 'argon2-verify', rps: r.rps, p50_ms: r.p50, p99_ms: r.p99,
+    ctx.report.scenarios.push({ system: 'baseline', scenario: 'argon2-verify', round: ctx.round, rps: r.rps, p50_ms: r.p50, p99_ms: r.p99,
       requests: r.count, expected_status: null, unexpected: 0, errors: 0, status_counts: {} });
   }
   const bare = [['bare-argon2-route', 'argon2id verify route'], ['bare-select', 'select'], ['bare-insert-update', 'insert + update']] as const;
