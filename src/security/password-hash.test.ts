@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { PRODUCTION_ARGON2, createArgon2Hasher, type PasswordHasher } from './password-hash.js';
+import { PRODUCTION_ARGON2, createArgon2Hasher, defaultHashConcurrency, type PasswordHasher } from './password-hash.js';
 
 // The one test that pays the real argon2id cost: it keeps to a handful of production-cost hashes.
 const PASSWORD = 'correct horse battery staple';
@@ -66,5 +66,19 @@ describe('argon2id password hasher', () => {
   it('verifies a password across hashers with different parameters', async () => {
     // Parameters travel inside the encoded hash, so old hashes keep verifying after a parameter change.
     assert.equal(await cheap.verify(encoded, PASSWORD), true);
+  });
+});
+
+describe('default hash concurrency', () => {
+  it('is one hash per core, leaving at least one thread of the pool free', () => {
+    assert.equal(defaultHashConcurrency(2, 4), 2);
+    assert.equal(defaultHashConcurrency(1, 4), 1);
+    assert.equal(defaultHashConcurrency(8, 4), 3);
+    assert.equal(defaultHashConcurrency(8, 16), 8);
+  });
+
+  it('is never below one', () => {
+    assert.equal(defaultHashConcurrency(4, 1), 1);
+    assert.equal(defaultHashConcurrency(0, 4), 1);
   });
 });

@@ -204,6 +204,24 @@ describe('session limit', () => {
     }
   });
 
+  it('counts the sessions a device eviction just ended as gone when both limits apply', async () => {
+    const t = await createTestApp({ env: { SVC_MAX_DEVICES: '2', SVC_DEVICE_LIMIT_ACTION: 'revoke_oldest',
+      SVC_MAX_SESSIONS: '2', SVC_SESSION_LIMIT_ACTION: 'deny' } });
+    try {
+      await t.reset();
+      const user = await createUser(t);
+      const first = await loginFrom(t, user, deviceInfo(1));
+      assert.equal((await loginFrom(t, user, deviceInfo(2))).statusCode, 200);
+      // A third device ends the first device's session; the session limit then sees one session, not two.
+      const third = await loginFrom(t, user, deviceInfo(3));
+      assert.equal(third.statusCode, 200, third.body);
+      assertError(await refresh(t, first.json().refresh_token), 401, 'REFRESH_FAILED');
+      assertError(await loginFrom(t, user, deviceInfo(3)), 409, 'SESSION_LIMIT_EXCEEDED');
+    } finally {
+      await t.close();
+    }
+  });
+
   it('follows a per-account max_sessions when no limit is configured', async () => {
     const t = await createTestApp();
     try {
