@@ -10,6 +10,13 @@ export interface CpuSnapshot {
   load: number;
 }
 
+/** What is read at each end of the measured run: PostgreSQL per process, so processes that come and go count right. */
+export interface CpuReading {
+  server: number | null;
+  database: Map<string, number> | null;
+  load: number;
+}
+
 /** USER_HZ: the unit of /proc/<pid>/stat's times, 100 on every Linux this runs on. */
 const TICK_MS = 10;
 
@@ -32,19 +39,24 @@ function commandOf(pid: string): string | null {
   }
 }
 
-function postgresCpuMs(): number | null {
+/** CPU time of every PostgreSQL process, by pid. */
+function postgresCpuMs(): Map<string, number> | null {
   let dirs: string[];
   try {
     dirs = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
   } catch {
     return null;
   }
-  let total = 0;
-  for (const pid of dirs) if (commandOf(pid) === 'postgres') total += processCpuMs(pid) ?? 0;
-  return total;
+  const byPid = new Map<string, number>();
+  for (const pid of dirs) {
+    if (commandOf(pid) !== 'postgres') continue;
+    const ms = processCpuMs(pid);
+    if (ms !== null) byPid.set(pid, ms);
+  }
+  return byPid;
 }
 
-export function cpuSnapshot(serverPid: number | undefined): CpuSnapshot {
+export function cpuSnapshot(serverPid: number | undefined): CpuReading {
   const own = process.cpuUsage();
   return {
     server: serverPid ? processCpuMs(serverPid) : null,
@@ -53,9 +65,19 @@ export function cpuSnapshot(serverPid: number | undefined): CpuSnapshot {
   };
 }
 
-/** CPU milliseconds per request between two snapshots; a figure is null when either side could not be read. */
-export function cpuPerRequest(before: CpuSnapshot, after: CpuSnapshot, requests: number): CpuSnapshot | null {
+/**
+ * CPU milliseconds per request between two readings; a figure is null when either side could not be read.
+ * PostgreSQL counts the processes alive at the end: a backend started meanwhile counts whole, one that ended
+ * meanwhile (a pool closing an idle connection) drops out rather than turning the sum negative.
+ */
+export function cpuPerRequest(before: CpuReading, after: CpuReading, requests: number): CpuSnapshot | null {
   if (requests <= 0) return null;
-  const per = (a: number | null, b: number | null) => (a === null || b === null ? null : (b - a) / requests);
-  return { server: per(before.server, after.server), database: per(before.database, after.database), load: (after.load - before.load) / requests };
+  const server = before.server === null || after.server === null ? null : (after.server - before.server) / requests;
+  let database: number | null = null;
+  if (before.database && after.database) {
+    let spent = 0;
+    for (const [pid, ms] of after.database) spent += ms - (before.database.get(pid) ?? 0);
+    database = spent / requests;
+  }
+  return { server, database, load: (after.load - before.load) / requests };
 }
