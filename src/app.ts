@@ -4,6 +4,7 @@ import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Container } from './container.js';
 import { AppError } from './core/errors.js';
+import { throttled } from './core/throttle.js';
 import { errorHandler } from './http/error-handler.js';
 import { createGuards } from './http/guards.js';
 import { registerAppAuth } from './http/hooks/app-auth.js';
@@ -79,15 +80,9 @@ export async function buildApp(container: Container, opts: BuildAppOptions = {})
     multiplier: config.DEBUG ? 10 : 1,
     redis: container.redis,
     keyPrefix: config.REDIS_KEY_PREFIX,
-    onStoreError: (() => {
-      let lastWarning = 0; // one warning a minute for the whole outage, not one per request
-      return (err: Error) => {
-        const now = container.clock.now().getTime();
-        if (now - lastWarning < 60_000) return;
-        lastWarning = now;
-        app.log.warn({ err: err.message }, 'rate-limit store unavailable, counting in memory');
-      };
-    })(),
+    // One warning a minute for the whole outage, not one per request.
+    onStoreError: throttled((err: Error) => app.log.warn({ err: err.message }, 'rate-limit store unavailable, counting in memory'),
+      60_000, () => container.clock.now().getTime()),
   });
   const deps: RouteDeps = { container, guards: createGuards(config, rateLimiter, container.services.bearer, container.services.rbac), metrics, apiPrefix: config.API_PREFIX };
 

@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Config } from './config/settings.js';
 import { systemClock, type Clock } from './core/clock.js';
+import { throttled } from './core/throttle.js';
 import type { Database } from './db/create-db.js';
 import { createAdminUserService } from './modules/admin/admin-users.service.js';
 import { createAuditLogService } from './modules/admin/audit-logs.service.js';
@@ -61,7 +62,9 @@ export async function buildContainer(opts: ContainerOptions) {
 
   const audit = createAuditService({ db, clock, config });
   const applications = createApplicationService({ db, clock, audit });
-  const breach = createBreachChecker({ apiUrl: config.BREACH_CHECK_API_URL, isCommon: isCommonPassword, onUnavailable: onError });
+  // While the range API is down every password set would say so: one line a minute is enough.
+  const breach = createBreachChecker({ apiUrl: config.BREACH_CHECK_API_URL, isCommon: isCommonPassword,
+    onUnavailable: throttled(onError, 60_000, () => clock.now().getTime()) });
   const passwords = createPasswordService({ db, config, hasher, breach });
   const users = createUserService({ db, clock, hasher, passwords });
   const rbac = createRbacService({ db });
