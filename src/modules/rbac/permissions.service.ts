@@ -20,7 +20,7 @@ const unknownParent = (code: string) => AppError.validation({ parent_code: [`Unk
 
 /**
  * SPEC.md "Permissions (RBAC)". A permission may sit under a parent: holding the parent grants it. Changes to the
- * tree are serialized, cycles are refused, and nobody shapes a permission they do not hold.
+ * tree are serialized, cycles are refused, and nobody edits, moves or deletes a permission they do not hold.
  */
 export function createPermissionService({ db, clock, audit }: Deps) {
   async function list(query: PermissionListInput) {
@@ -44,11 +44,14 @@ export function createPermissionService({ db, clock, audit }: Deps) {
 
   const get = (id: number) => present(db, id);
 
-  /** The parent named by `code`, which the actor must hold (placing a permission under it is shaping it). */
-  async function parentFor(trx: Executor, actor: Actor, code: string) {
+  /**
+   * The parent named by `code`. Placing a permission under a parent grants that permission to the parent's
+   * holders and grants nothing of the parent, so the actor need not hold the parent: what matters is whether
+   * it may hand out the permission being placed (a new one: nobody holds it yet; a moved one: checked by update).
+   */
+  async function parentFor(trx: Executor, code: string) {
     const parent = await repo.findPermissionIdByCode(trx, code);
     if (!parent) throw unknownParent(code);
-    assertHoldsAll(actor.permissions, [parent.code]);
     return parent;
   }
 
@@ -57,7 +60,7 @@ export function createPermissionService({ db, clock, audit }: Deps) {
       return await db.transaction().execute(async (trx) => {
         await repo.lockPermissionTree(trx);
         if (await repo.findPermissionIdByCode(trx, input.code)) throw duplicateCode();
-        const parent = input.parent_code ? await parentFor(trx, actor, input.parent_code) : null;
+        const parent = input.parent_code ? await parentFor(trx, input.parent_code) : null;
         const now = clock.now();
         const { id } = await repo.insertPermission(trx, {
           code: input.code, name: displayName(input.name), description: input.description?.trim() ?? '',
@@ -83,7 +86,7 @@ export function createPermissionService({ db, clock, audit }: Deps) {
       if (input.description !== undefined) changes.description = input.description.trim();
       let parentCode = current.parent_code;
       if (input.parent_code !== undefined) {
-        const parent = input.parent_code === null ? null : await parentFor(trx, actor, input.parent_code);
+        const parent = input.parent_code === null ? null : await parentFor(trx, input.parent_code);
         if (parent && (await repo.selfAndAncestorIds(trx, parent.id)).includes(id)) {
           throw AppError.validation({ parent_code: ['A permission cannot be placed under itself or one of its descendants.'] });
         }

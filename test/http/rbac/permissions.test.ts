@@ -202,9 +202,24 @@ describe('permissions/', () => {
       expectStatus(await create({ code: 'reports.view', name: 'View', parent_code: 'reports' }, manager.token), 201);
     });
 
-    it('refuses to create a permission under a parent the manager does not hold', async () => {
-      assert.deepEqual(expectStatus(await create({ code: 'billing.view', name: 'V', parent_code: 'billing' }, manager.token), 403), PERMISSION_DENIED);
-      assert.equal(expectStatus(await list('?search=billing.view'), 200).count, 0);
+    // see: issue 12 — placing a new permission under a parent grants nothing of the parent.
+    it('creates a permission under a parent the manager does not hold, including one it has just created', async () => {
+      const created = expectStatus(await create({ code: 'billing.view', name: 'V', parent_code: 'billing' }, manager.token), 201);
+      assert.equal(created.parent.code, 'billing');
+      expectStatus(await create({ code: 'invoices', name: 'Invoices' }, manager.token), 201);
+      const child = expectStatus(await create({ code: 'invoices.view', name: 'View invoices', parent_code: 'invoices' }, manager.token), 201);
+      assert.equal(child.parent.code, 'invoices');
+      // Nothing of the parent came with it: the manager still may not edit billing.
+      const billing = await idOf('billing');
+      assert.deepEqual(expectStatus(await t.api({ method: 'PUT', path: `permissions/${billing}/`, token: manager.token, payload: { name: 'X' } }), 403), PERMISSION_DENIED);
+    });
+
+    it('still refuses a create under an unknown parent with 400, and without permissions.manage with 403', async () => {
+      assert.deepEqual(expectStatus(await create({ code: 'x.view', name: 'V', parent_code: 'nope' }, manager.token), 400).details,
+        { parent_code: ['Unknown permission code: nope.'] });
+      const viewer = await account(t);
+      await grantDirect(t, viewer.id, ['permissions.view', 'billing']);
+      assert.deepEqual(expectStatus(await create({ code: 'billing.edit', name: 'E', parent_code: 'billing' }, viewer.token), 403), PERMISSION_DENIED);
     });
 
     it('refuses to edit or delete a permission the manager does not hold', async () => {
@@ -221,10 +236,13 @@ describe('permissions/', () => {
       assert.equal(expectStatus(await t.api({ method: 'GET', path: `permissions/${billing}/`, token: root.token }), 200).parent, null);
     });
 
-    it('refuses to move a held permission under a parent it does not hold', async () => {
+    it('moves a held permission under a parent it does not hold, and refuses a cycle', async () => {
       const reports = await idOf('reports');
+      expectStatus(await create({ code: 'reports.view', name: 'View', parent_code: 'reports' }, manager.token), 201);
       const res = await t.api({ method: 'PUT', path: `permissions/${reports}/`, token: manager.token, payload: { parent_code: 'billing' } });
-      assert.deepEqual(expectStatus(res, 403), PERMISSION_DENIED);
+      assert.equal(expectStatus(res, 200).parent.code, 'billing');
+      const cycle = await t.api({ method: 'PUT', path: `permissions/${await idOf('billing')}/`, token: root.token, payload: { parent_code: 'reports.view' } });
+      assert.deepEqual(expectStatus(cycle, 400).details, { parent_code: ['A permission cannot be placed under itself or one of its descendants.'] });
     });
 
     it('edits and deletes a permission it holds', async () => {
