@@ -26,8 +26,12 @@ export interface PasswordContext {
   last_name?: string | null;
 }
 
-/** Context words shorter than this are too common inside ordinary words to refuse ("ann" in "planning"). */
-const MIN_CONTEXT_WORD = 3;
+/**
+ * Context words shorter than this are too common inside ordinary words to refuse ("ann" in "planning"): a
+ * three-letter word turns up in about one random 20-character password in two thousand. Applies to the whole
+ * local part and names as to their pieces.
+ */
+const MIN_CONTEXT_WORD = 4;
 
 const fold = (s: string): string => s.normalize('NFKC').toLowerCase();
 

@@ -193,4 +193,13 @@ describe('POST register/ under the medium preset', () => {
     const ok = await register(t, { email: 'ann@example.com', password: 'twelve chars' });
     assert.equal(ok.statusCode, 201, ok.body);
   });
+
+  // see: issue 12 — a three-letter piece of the local part refused random passwords that happened to contain it.
+  it('accepts a password containing a three-letter piece of the email local part, and refuses the whole local part', async () => {
+    const ok = await register(t, { email: 'reg-7f3k9q@example.com', password: 'Vt2REGm9xq4LpW8zN0hs' });
+    assert.equal(ok.statusCode, 201, ok.body);
+    const refused = await register(t, { email: 'reg-8h2m4z@example.com', password: 'mine-reg-8h2m4z-2024!' });
+    assertValidation(refused, 'password');
+    assert.match(JSON.stringify(refused.json().details.password), /email address or name/);
+  });
 });
