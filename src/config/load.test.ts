@@ -187,7 +187,8 @@ describe('loadConfig: strict parsing', () => {
     ['SVC_PORT', 'PORT', ''],
     ['SVC_JWT_ACCESS_TOKEN_LIFETIME', 'JWT_ACCESS_TOKEN_LIFETIME', '10s'],
     ['SVC_JWT_ACCESS_TOKEN_LIFETIME', 'JWT_ACCESS_TOKEN_LIFETIME', '1e3'],
-    ['SVC_JWT_ACCESS_TOKEN_LIFETIME', 'JWT_ACCESS_TOKEN_LIFETIME', '29'],
+    ['SVC_JWT_ACCESS_TOKEN_LIFETIME', 'JWT_ACCESS_TOKEN_LIFETIME', '0'],
+    ['SVC_OTP_LIFETIME', 'OTP_LIFETIME', '0'],
     ['SVC_MAX_LOGIN_ATTEMPTS', 'MAX_LOGIN_ATTEMPTS', '0'],
     ['SVC_LOCKOUT_DURATION', 'LOCKOUT_DURATION', '99999999999999999999'],
     ['SVC_SHORTCUT_SECURE_MODE', 'SHORTCUT_SECURE_MODE', 'strict'],
@@ -210,6 +211,21 @@ describe('loadConfig: strict parsing', () => {
     assert.equal(load({ SVC_PORT: '0' }).config.PORT, 0);
     assert.equal(load({ SVC_PORT: '65535' }).config.PORT, 65535);
     assert.equal(load({ SVC_JWT_ACCESS_TOKEN_LIFETIME: '30' }).config.JWT_ACCESS_TOKEN_LIFETIME, 30);
+  });
+
+  // see: issue 12 — a 30-second minimum stopped users testing their clients' expiry handling.
+  it('accepts every lifetime down to 1 second, with one warning outside debug naming each short one', () => {
+    const short = { SVC_JWT_ACCESS_TOKEN_LIFETIME: '2', SVC_JWT_REFRESH_TOKEN_LIFETIME: '1', SVC_OTP_LIFETIME: '8',
+      SVC_MAGIC_LINK_LIFETIME: '1', SVC_LOCKOUT_DURATION: '1', SVC_OUTBOX_POLL_INTERVAL: '1' };
+    const { config, warnings } = load(short);
+    assert.equal(config.JWT_ACCESS_TOKEN_LIFETIME, 2);
+    assert.equal(config.JWT_REFRESH_TOKEN_LIFETIME, 1);
+    assert.equal(config.OTP_LIFETIME, 8);
+    assert.equal(config.MAGIC_LINK_LIFETIME, 1);
+    assert.equal(warnings.length, 1, warnings.join('; '));
+    assert.match(warnings[0]!, /SVC_JWT_ACCESS_TOKEN_LIFETIME=2, SVC_JWT_REFRESH_TOKEN_LIFETIME=1, SVC_OTP_LIFETIME=8, SVC_MAGIC_LINK_LIFETIME=1/);
+    assert.deepEqual(loadConfig({ ...short, SVC_DEBUG: 'true', SVC_JWT_SECRET_KEY: SECRET }).warnings, []);
+    assert.deepEqual(load({ SVC_JWT_ACCESS_TOKEN_LIFETIME: '30', SVC_OTP_LIFETIME: '30' }).warnings, []);
   });
 
   it('accepts true and false for booleans', () => {

@@ -102,6 +102,16 @@ export function loadConfig(env: Env): LoadedConfig {
   return { config: Object.freeze(values) as Config, preset, sources, warnings };
 }
 
+/** Below this many seconds a lifetime is reported at start-up: fine for testing a client, a mistake in production. */
+const SHORT_LIFETIME = 30;
+
+function shortLifetimes(values: Record<string, unknown>): string[] {
+  return (Object.keys(SETTINGS) as SettingKey[])
+    .filter((key) => { const def = SETTINGS[key] as SettingDef; return def.kind === 'int' && def.lifetime; })
+    .filter((key) => (values[key] as number) < SHORT_LIFETIME)
+    .map((key) => `${envName(key)}=${values[key] as number}`);
+}
+
 /** Invariants that no combination of settings may break. Mutates `values` only to fill the debug secret. */
 function checkInvariants(values: Record<string, unknown>, sources: Record<SettingKey, Source>): string[] {
   const warnings: string[] = [];
@@ -130,6 +140,10 @@ function checkInvariants(values: Record<string, unknown>, sources: Record<Settin
   }
   if (values.APPLICATION_AUTH_ENABLED === false) {
     warnings.push('Application authentication is switched off (SVC_APPLICATION_AUTH_ENABLED=false): debug use only');
+  }
+  const short = shortLifetimes(values);
+  if (short.length > 0 && !values.DEBUG) {
+    warnings.push(`Unusually short lifetimes (below ${SHORT_LIFETIME} seconds), meant for testing clients: ${short.join(', ')}`);
   }
   return warnings;
 }

@@ -13,7 +13,8 @@ interface Base<K extends SettingKind, V> {
   /** The value in the README when the default is computed (for example "development in debug"). */
   defaultLabel?: string;
 }
-export type IntSetting = Base<'int', number> & { min?: number; max?: number };
+/** `lifetime`: a duration in seconds that accepts values down to 1 and is reported when unusually short. */
+export type IntSetting = Base<'int', number> & { min?: number; max?: number; lifetime?: true };
 export type BoolSetting = Base<'bool', boolean>;
 export type StringSetting = Base<'string', string>;
 export type SecretSetting = Base<'secret', string | null>;
@@ -41,6 +42,8 @@ export type PresetName = (typeof PRESET_NAMES)[number];
 
 const HOUR = 3600;
 const DAY = 24 * HOUR;
+/** A lifetime accepts 1 second (clients test their expiry handling against it); below 30 s start-up warns. */
+const lifetime = { min: 1, lifetime: true } as const;
 
 export const SETTINGS = {
   // Server
@@ -60,6 +63,8 @@ export const SETTINGS = {
   DATABASE_URL: url(null, ['postgres:', 'postgresql:'], 'PostgreSQL URL (`DATABASE_URL` is honoured too); unset selects the embedded database.', { aliases: ['DATABASE_URL'] }),
   DATABASE_POOL_SIZE: int(10, 'PostgreSQL connections per instance.', { min: 1, max: 200 }),
   DATABASE_PREPARED_STATEMENTS: bool(true, 'Send queries that keep recurring as named prepared statements; turn off behind a PgBouncer in transaction mode older than 1.21.'),
+  DATABASE_CONNECT_TIMEOUT: int(3, 'Seconds a request waits for a PostgreSQL connection (a new one, or a free one from the pool) before it answers 503.', { min: 1, max: 60 }),
+  DATABASE_STATEMENT_TIMEOUT: int(5, 'Seconds one query may take while serving (PostgreSQL `statement_timeout`; a connection silent 1 s longer is dropped) before the request answers 503. Migrations are not bound by it.', { min: 1, max: 600 }),
   DATA_DIR: str('./data', 'Embedded database directory (PGlite in `$SVC_DATA_DIR/pglite`); `memory://` keeps it in memory.'),
   REDIS_URL: url(null, ['redis:', 'rediss:'], 'Redis URL; enables shared rate-limit counters and caches across instances.'),
   REDIS_KEY_PREFIX: str('gatehouse:', 'Prefix of every Redis key, so several deployments can share one Redis.'),
@@ -68,8 +73,8 @@ export const SETTINGS = {
   JWT_SECRET_KEY: secret('Access-token signing secret, at least 32 bytes; required outside debug (debug generates an ephemeral one).'),
   JWT_ISSUER: str('gatehouse', 'The `iss` claim of access tokens.'),
   JWT_AUTH_ENABLED: bool(true, 'Accept bearer tokens (testing only).'),
-  JWT_ACCESS_TOKEN_LIFETIME: int(900, 'Access-token lifetime in seconds.', { min: 30 }),
-  JWT_REFRESH_TOKEN_LIFETIME: int(7 * DAY, 'Refresh-token lifetime in seconds.', { min: 60 }),
+  JWT_ACCESS_TOKEN_LIFETIME: int(900, 'Access-token lifetime in seconds.', lifetime),
+  JWT_REFRESH_TOKEN_LIFETIME: int(7 * DAY, 'Refresh-token lifetime in seconds.', lifetime),
   REFRESH_TOKEN_ROTATION: bool(true, 'Issue a new refresh token on every refresh and retire the old one.'),
   REFRESH_TOKEN_REUSE_GRACE: int(10, 'Seconds during which a retired refresh token returns the same successor.'),
   REFRESH_TOKEN_COOKIE_ENABLED: bool(false, 'Set and read the refresh token through an HttpOnly cookie.'),
@@ -99,8 +104,8 @@ export const SETTINGS = {
   BREACH_CHECK_ENABLED: bool(true, 'Refuse passwords found by the k-anonymity breach range API.'),
   BREACH_CHECK_API_URL: url('https://api.pwnedpasswords.com', ['http:', 'https:'], 'Base of the range API (`GET {url}/range/{5 hex}`).'),
   // One-time codes and links
-  OTP_LIFETIME: int(600, 'Lifetime of one-time codes in seconds.', { min: 30 }),
-  MAGIC_LINK_LIFETIME: int(600, 'Lifetime of magic links in seconds.', { min: 30 }),
+  OTP_LIFETIME: int(600, 'Lifetime of one-time codes in seconds.', lifetime),
+  MAGIC_LINK_LIFETIME: int(600, 'Lifetime of magic links in seconds.', lifetime),
   OTP_LOGIN_ENABLED: bool(false, 'Passwordless phone login and set-initial password.'),
   OTP_LOGIN_AUTO_REGISTER: bool(true, 'Create a passwordless account for an unknown phone on login-code request.'),
   MAGIC_LINK_ENABLED: bool(false, 'Magic-link login by email.'),
