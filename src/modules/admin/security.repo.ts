@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
 import type { Order } from '../../core/listing.js';
 
@@ -30,6 +31,13 @@ export const deleteExpiredBlacklist = (db: Executor, now: Date) =>
 
 export interface RefreshTokenFilter { userId?: number; applicationId?: number; isRevoked?: boolean; expired?: boolean; now: Date }
 
+/**
+ * A refresh token is dead once revoked, retired by rotation (even while its reuse grace lasts it only hands back
+ * its successor), or when its session ended (logout, replay, password change, limits): the listing, its filter
+ * and revoke/ all read this one expression.
+ */
+const isRevoked = sql<boolean>`(rt.revoked_at is not null or rt.rotated_at is not null or s.revoked_at is not null)`;
+
 function refreshTokens(db: Executor, f: RefreshTokenFilter) {
   let q = db.selectFrom('refresh_tokens as rt')
     .innerJoin('sessions as s', 's.id', 'rt.session_id')
@@ -37,15 +45,15 @@ function refreshTokens(db: Executor, f: RefreshTokenFilter) {
     .leftJoin('applications as a', 'a.id', 'rt.application_id');
   if (f.userId !== undefined) q = q.where('rt.user_id', '=', f.userId);
   if (f.applicationId !== undefined) q = q.where('rt.application_id', '=', f.applicationId);
-  if (f.isRevoked !== undefined) q = q.where('rt.revoked_at', f.isRevoked ? 'is not' : 'is', null);
+  if (f.isRevoked !== undefined) q = q.where(f.isRevoked ? isRevoked : sql<boolean>`not ${isRevoked}`);
   if (f.expired !== undefined) q = q.where('rt.expires_at', f.expired ? '<=' : '>', f.now);
   return q;
 }
 
 /** A refresh token as an administrator sees it: never its hash. */
 const REFRESH_TOKEN_COLUMNS = ['rt.id', 'rt.session_id', 'rt.user_id', 'u.email as user_email', 'rt.application_id',
-  'a.name as application_name', 'rt.ip_address', 'rt.revoked_at', 'rt.rotated_at', 'rt.expires_at', 'rt.created_at',
-  'rt.last_used_at'] as const;
+  'a.name as application_name', 'rt.ip_address', 'rt.rotated_at', 'rt.expires_at', 'rt.created_at', 'rt.last_used_at',
+  isRevoked.as('is_revoked')] as const;
 
 export async function listRefreshTokens(db: Executor, f: RefreshTokenFilter, order: Order<RefreshTokenOrderColumn>, limit: number, offset: number) {
   const [rows, total] = await Promise.all([

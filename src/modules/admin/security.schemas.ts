@@ -95,7 +95,7 @@ export const toBlacklistedToken = (r: { id: number; jti: string; user_id: number
 export const toRefreshTokenRecord = (r: RefreshTokenRecordRow, now: Date): RefreshTokenRecordBody => ({
   id: String(r.id), user: r.user_id, user_email: r.user_email, application: r.application_id,
   application_name: r.application_name, device_info: r.device_info, ip_address: r.ip_address,
-  is_revoked: r.revoked_at !== null, is_rotated: r.rotated_at !== null, is_expired: r.expires_at <= now,
+  is_revoked: r.is_revoked, is_rotated: r.rotated_at !== null, is_expired: r.expires_at <= now,
   expires_at: toIso(r.expires_at)!, created_at: toIso(r.created_at)!, last_used_at: toIso(r.last_used_at),
 });
 

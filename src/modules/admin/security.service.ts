@@ -53,7 +53,7 @@ export function createSecurityService({ db, clock, audit, sessions }: Deps) {
     const row = await db.transaction().execute(async (trx) => {
       const token = await repo.findRefreshTokenRecord(trx, id);
       if (!token) throw new AppError('NOT_FOUND');
-      if (token.revoked_at !== null) throw new AppError('ALREADY_REVOKED', { message: 'This refresh token is already revoked' });
+      if (token.is_revoked) throw new AppError('ALREADY_REVOKED', { message: 'This refresh token is already revoked' });
       await sessions.endSession(trx, token.session_id, 'admin_revoked');
       await audit.record({ event_type: 'refresh_token_revoked', severity: 'warning', user_id: token.user_id, ...auditOrigin(actor),
         details: { refresh_token_id: id, session_id: token.session_id } }, trx);

@@ -9,22 +9,31 @@ import { account, auditEvents, expectStatus, grantDirect, NOT_FOUND, PERMISSION_
 const NOW = new Date('2025-03-01T10:00:00.000Z');
 const at = (offsetSeconds: number) => new Date(NOW.getTime() + offsetSeconds * 1000);
 
+/** One app for the enclosing suite; before each test: an auditor (audit.view), an operator (security.view) and ann. */
+function adminFixture(env: Record<string, string>) {
+  const f = {} as { t: TestApp; auditor: Account; operator: Account; ann: TestUser };
+  before(async () => { f.t = await createTestApp({ now: NOW, env }); });
+  after(async () => { await f.t.close(); });
+  beforeEach(async () => {
+    const { t } = f;
+    await t.reset();
+    t.clock.set(NOW);
+    f.auditor = await account(t, { email: 'auditor@example.com' });
+    await grantDirect(t, f.auditor.id, ['audit.view']);
+    f.operator = await account(t, { email: 'operator@example.com' });
+    await grantDirect(t, f.operator.id, ['security.view']);
+    f.ann = await createUser(t, { email: 'ann@example.com' });
+  });
+  return f;
+}
+
 describe('admin token listings and security operations', () => {
   let t: TestApp;
   let auditor: Account;
   let operator: Account;
   let ann: TestUser;
-  before(async () => { t = await createTestApp({ now: NOW, env: { SVC_AUDIT_LOGGING_ENABLED: 'true' } }); });
-  after(async () => { await t.close(); });
-  beforeEach(async () => {
-    await t.reset();
-    t.clock.set(NOW);
-    auditor = await account(t, { email: 'auditor@example.com' });
-    await grantDirect(t, auditor.id, ['audit.view']);
-    operator = await account(t, { email: 'operator@example.com' });
-    await grantDirect(t, operator.id, ['security.view']);
-    ann = await createUser(t, { email: 'ann@example.com' });
-  });
+  const f = adminFixture({ SVC_AUDIT_LOGGING_ENABLED: 'true' });
+  beforeEach(() => ({ t, auditor, operator, ann } = f));
 
   const get = async (path: string, status = 200) => expectStatus(await t.api({ method: 'GET', path, token: auditor.token }), status);
   const post = (path: string, payload?: object, token = operator.token) => t.api({ method: 'POST', path, token, payload });
@@ -243,5 +252,58 @@ describe('admin token listings and security operations', () => {
       assert.deepEqual((await get("admin/audit-logs/?event_type=x'%20or%201=1", 400)).details, { event_type: ['Has an invalid format.'] });
       assert.deepEqual((await get('admin/audit-logs/?ordering=details', 400)).details, { ordering: ['Must be one of: created_at, -created_at, event_type, -event_type, severity, -severity.'] });
     });
+  });
+});
+
+// see: issue 12 — a token retired by rotation was listed as live, and revoke/ on it answered ALREADY_REVOKED.
+describe('admin/refresh-tokens/ lists every dead token as revoked (rotation on)', () => {
+  let t: TestApp;
+  let auditor: Account;
+  let operator: Account;
+  let ann: TestUser;
+  const f = adminFixture({ SVC_REFRESH_TOKEN_ROTATION: 'true' });
+  beforeEach(() => ({ t, auditor, operator, ann } = f));
+
+  const list = async (query = '') => expectStatus(await t.api({ method: 'GET', path: `admin/refresh-tokens/?user_id=${ann.id}&ordering=created_at${query}`, token: auditor.token }), 200)
+    .results as { id: string; is_revoked: boolean; is_rotated: boolean }[];
+  const state = async () => (await list()).map((r) => [r.is_revoked, r.is_rotated]);
+  const refresh = (refreshToken: string) => t.api({ method: 'POST', path: 'refresh/', payload: { refresh_token: refreshToken } });
+  const revoke = (id: string) => t.api({ method: 'POST', path: `admin/refresh-tokens/${id}/revoke/`, token: operator.token, payload: { confirmation: 'REVOKE' } });
+
+  it('lists a token retired by rotation as revoked, filters it out of is_revoked=false, and revoke/ on it answers ALREADY_REVOKED', async () => {
+    const first = await signIn(t, ann);
+    t.clock.advance(5);
+    const second = expectStatus(await refresh(first.refresh_token), 200);
+    assert.deepEqual(await state(), [[true, true], [false, false]]);
+    const [retired, live] = (await list()).map((r) => r.id) as [string, string];
+    assert.deepEqual((await list('&is_revoked=false')).map((r) => r.id), [live]);
+    assert.deepEqual((await list('&is_revoked=true')).map((r) => r.id), [retired]);
+    assert.deepEqual(expectStatus(await revoke(retired), 400), { error: 'This refresh token is already revoked', code: 'ALREADY_REVOKED' });
+    assert.equal((await t.api({ method: 'GET', path: 'me/', token: second.access_token })).statusCode, 200, 'the live successor is untouched');
+    assert.equal(expectStatus(await revoke(live), 200).token.is_revoked, true);
+    assert.deepEqual((await list('&is_revoked=false')).map((r) => r.id), []);
+  });
+
+  it('lists the tokens of a session ended by reuse detection as revoked', async () => {
+    const first = await signIn(t, ann);
+    t.clock.advance(5);
+    expectStatus(await refresh(first.refresh_token), 200);
+    t.clock.advance(60);
+    assert.equal(expectStatus(await refresh(first.refresh_token), 401).code, 'REFRESH_FAILED');
+    assert.deepEqual(await state(), [[true, true], [true, false]]);
+    assert.deepEqual(await list('&is_revoked=false'), []);
+  });
+
+  it('lists the tokens of sessions ended by a password change or a logout as revoked, the caller\'s own excepted', async () => {
+    const other = await signIn(t, ann);
+    const loggedOut = await signIn(t, ann);
+    const mine = await signIn(t, ann);
+    expectStatus(await t.api({ method: 'POST', path: 'logout/', token: loggedOut.access_token, payload: { refresh_token: loggedOut.refresh_token } }), 200);
+    expectStatus(await t.api({ method: 'POST', path: 'password/change/', token: mine.access_token,
+      payload: { current_password: ann.password, new_password: 'another long passphrase 42' } }), 200);
+    assert.equal(expectStatus(await refresh(other.refresh_token), 401).code, 'REFRESH_FAILED');
+    assert.deepEqual((await state()).map(([revoked]) => revoked), [true, true, false]);
+    const [otherId, loggedOutId] = (await list()).map((r) => r.id) as [string, string];
+    for (const id of [otherId, loggedOutId]) assert.equal(expectStatus(await revoke(id), 400).code, 'ALREADY_REVOKED');
   });
 });
