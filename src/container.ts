@@ -71,10 +71,10 @@ export async function buildContainer(opts: ContainerOptions) {
   const sessions = createSessionService({ db, clock, config, audit });
   const bearer = createBearerService({ db, clock, config, jwtKey: sessions.jwtKey });
   const lockout = createLockoutService({ db, clock, config, audit });
-  const twofactor = createTwoFactorService({ db, clock, config, hasher, audit, lockout,
+  const twofactor = createTwoFactorService({ db, clock, config, verifyPassword: users.verifyPassword, audit, lockout,
     sealer: createSealer(deriveKey(secretKey, 'totp')), codeKey: deriveKey(secretKey, 'backup-codes') });
-  const login = createLoginService({ db, clock, config, hasher, audit, lockout, sessions, rbac,
-    verifySecondFactor: twofactor.verifyLoginCode });
+  const login = createLoginService({ db, clock, config, audit, lockout, sessions, rbac,
+    verifyPassword: users.verifyPassword, verifySecondFactor: twofactor.verifyLoginCode });
   const registration = createRegistrationService({ db, users, sessions, login, audit });
   const auth = createLogoutService({ db, sessions, audit });
   const profile = createProfileService({ db, clock, rbac });
@@ -89,7 +89,8 @@ export async function buildContainer(opts: ContainerOptions) {
     codeKey: deriveKey(secretKey, 'otp') });
   const magicLinks = createMagicLinkService({ db, clock, config, outbox, login, lockout });
   const passwordReset = createPasswordResetService({ db, clock, config, hasher, audit, sessions, passwords, otp });
-  const passwordChange = createPasswordChangeService({ db, clock, hasher, audit, lockout, sessions, passwords, otp,
+  const passwordChange = createPasswordChangeService({ db, clock, hasher, verifyPassword: users.verifyPassword, audit, lockout,
+    sessions, passwords, otp,
     consumeLoginCode: otpLogin.consumeLoginCodeForSetInitial });
 
   return {

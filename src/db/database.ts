@@ -32,6 +32,8 @@ export interface UsersTable {
   username: string | null;
   phone: string | null;
   password_hash: string | null;
+  /** The hash was made from the raw text, before passwords were normalized (NFKC): tried raw once, then upgraded. */
+  password_hash_unnormalized: Generated<boolean>;
   has_usable_password: Generated<boolean>;
   first_name: Generated<string>;
   last_name: Generated<string>;
@@ -240,6 +242,8 @@ export interface PasswordHistoryTable {
   id: Generated<number>;
   user_id: number;
   password_hash: string;
+  /** Made from the raw text, before passwords were normalized: compared raw as well. */
+  unnormalized: Generated<boolean>;
   created_at: DefaultTimestamp;
 }
 

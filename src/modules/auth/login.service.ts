@@ -3,12 +3,12 @@ import type { Clock } from '../../core/clock.js';
 import { AppError } from '../../core/errors.js';
 import type { Db } from '../../db/database.js';
 import { signAccessToken, type TokenScope } from '../../security/jwt.js';
-import type { PasswordHasher } from '../../security/password-hash.js';
 import type { AuditService } from '../audit/audit.service.js';
 import type { Grants, RbacService } from '../rbac/rbac.service.js';
 import { tokenScopeFor, type ScopeSubject } from '../sessions/scope.js';
 import type { IssuedTokens, RequestMeta, SessionService } from '../sessions/sessions.service.js';
 import { canSignIn } from '../users/account-state.js';
+import type { PasswordVerifier } from '../users/password-verifier.js';
 import * as users from '../users/users.repo.js';
 import { toUserResponse } from '../users/users.schemas.js';
 import * as attempts from './lockout.repo.js';
@@ -22,8 +22,8 @@ import type { LockoutService, LockTarget } from './lockout.service.js';
 export type SecondFactorVerifier = (user: users.LoginUser, code: string) => Promise<boolean>;
 
 type Deps = {
-  db: Db; clock: Clock; config: Config; hasher: PasswordHasher; audit: AuditService; lockout: LockoutService;
-  sessions: SessionService; rbac: RbacService; verifySecondFactor?: SecondFactorVerifier;
+  db: Db; clock: Clock; config: Config; audit: AuditService; lockout: LockoutService; sessions: SessionService;
+  rbac: RbacService; verifyPassword: PasswordVerifier['verify']; verifySecondFactor?: SecondFactorVerifier;
 };
 
 /** DECISIONS.md "Login protection": the restricted token of an administrator without 2FA lives 15 minutes. */
@@ -42,7 +42,7 @@ export interface PasswordLoginInput {
 }
 
 export function createLoginService(deps: Deps) {
-  const { db, clock, config, hasher, audit, lockout, sessions, rbac } = deps;
+  const { db, clock, config, audit, lockout, sessions, rbac, verifyPassword } = deps;
   const verifySecondFactor = deps.verifySecondFactor ?? (async () => false);
 
   const attemptRow = (identifier: string, meta: LoginMeta, userId: number | null, success: boolean, failureReason: string | null,
@@ -57,13 +57,6 @@ export function createLoginService(deps: Deps) {
     await audit.record({ event_type: 'login_failed', user_id: userId, application_id: meta.applicationId, ip_address: meta.ip,
       user_agent: meta.userAgent, details: { method: meta.method, reason } });
   };
-
-  /** Same work whether or not the account exists: a missing or passwordless account is checked against a dummy hash. */
-  async function verifyPassword(user: users.LoginUser | undefined, password: string): Promise<boolean> {
-    const usable = user?.has_usable_password && user.password_hash;
-    const ok = await hasher.verify(usable ? user!.password_hash! : hasher.dummyHash, password);
-    return Boolean(usable) && ok;
-  }
 
 
   /** The second-factor step: passes when 2FA is off; otherwise needs a valid `totp_code`; wrong codes count toward lockout. */
@@ -177,6 +170,7 @@ export function createLoginService(deps: Deps) {
       await failed(identifier, meta, user?.id ?? null, 'account_locked');
       throw err;
     }
+    // Same work whether or not the account exists (the verifier pads with the dummy hash).
     const passwordOk = await verifyPassword(user, input.password);
     if (!user || !passwordOk) {
       await failed(identifier, meta, user?.id ?? null, 'invalid_credentials');
@@ -189,9 +183,6 @@ export function createLoginService(deps: Deps) {
       throw new AppError('LOGIN_FAILED');
     }
     await secondFactor(user, input.totp_code, target, identifier, meta);
-    if (hasher.needsRehash(user.password_hash!)) {
-      await users.setPasswordHash(db, user.id, await hasher.hash(input.password));
-    }
     return completeLogin(user, identifier, input.device_info, meta);
   }
 

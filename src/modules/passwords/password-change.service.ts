@@ -2,6 +2,7 @@ import type { Clock } from '../../core/clock.js';
 import { AppError, isAppError } from '../../core/errors.js';
 import type { Db, Trx } from '../../db/database.js';
 import type { PasswordHasher } from '../../security/password-hash.js';
+import type { PasswordVerifier } from '../users/password-verifier.js';
 import type { AuditService } from '../audit/audit.service.js';
 import type { LockoutService } from '../auth/lockout.service.js';
 import type { OtpService } from '../otp/otp.service.js';
@@ -14,7 +15,8 @@ import type { PasswordService } from './passwords.service.js';
 export type LoginCodeConsumer = (userId: number, code: string) => Promise<void>;
 
 type Deps = {
-  db: Db; clock: Clock; hasher: PasswordHasher; audit: AuditService; lockout: LockoutService; sessions: SessionService;
+  db: Db; clock: Clock; hasher: PasswordHasher; verifyPassword: PasswordVerifier['verify']; audit: AuditService; lockout: LockoutService;
+  sessions: SessionService;
   passwords: PasswordService; otp: OtpService; consumeLoginCode: LoginCodeConsumer;
 };
 
@@ -32,7 +34,7 @@ const pairOf = ({ access_token, refresh_token, token_type, expires_in, refresh_e
 
 /** SPEC.md "Passwords" and "Forced password change flow": password/change/ and password/set-initial/. */
 export function createPasswordChangeService(deps: Deps) {
-  const { db, clock, hasher, audit, lockout, sessions, passwords, otp, consumeLoginCode } = deps;
+  const { db, clock, hasher, verifyPassword, audit, lockout, sessions, passwords, otp, consumeLoginCode } = deps;
 
   async function accountOf(auth: AuthContext): Promise<Account> {
     const account = await repo.findAccount(db, auth.user.id);
@@ -46,7 +48,7 @@ export function createPasswordChangeService(deps: Deps) {
   async function proveWithPassword(account: Account, password: string, meta: RequestMeta): Promise<void> {
     const target = { userId: account.id, lockedUntil: account.locked_until };
     await lockout.assertNotLocked(target);
-    if (await hasher.verify(account.password_hash!, password)) return;
+    if (await verifyPassword(account, password)) return;
     await audit.record({ event_type: 'password_change_failed', severity: 'warning', user_id: account.id,
       application_id: meta.applicationId, ip_address: meta.ip, user_agent: meta.userAgent, details: { reason: 'invalid_password' } });
     await lockout.recordFailure(target, meta);

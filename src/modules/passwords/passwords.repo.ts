@@ -1,14 +1,18 @@
 import type { Executor } from '../../db/database.js';
 
+export interface PastHash { hash: string; unnormalized: boolean }
+
 /** The account's current hash and up to `limit` of its most recent ones, newest first. */
-export async function recentHashes(db: Executor, userId: number, limit: number): Promise<string[]> {
+export async function recentHashes(db: Executor, userId: number, limit: number): Promise<PastHash[]> {
   const [current, past] = await Promise.all([
-    db.selectFrom('users').select('password_hash').where('id', '=', userId).executeTakeFirst(),
-    db.selectFrom('password_history').select('password_hash').where('user_id', '=', userId)
+    db.selectFrom('users').select(['password_hash', 'password_hash_unnormalized']).where('id', '=', userId).executeTakeFirst(),
+    db.selectFrom('password_history').select(['password_hash', 'unnormalized']).where('user_id', '=', userId)
       .orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute(),
   ]);
-  const hashes = past.map((r) => r.password_hash);
-  if (current?.password_hash && !hashes.includes(current.password_hash)) hashes.unshift(current.password_hash);
+  const hashes = past.map((r) => ({ hash: r.password_hash, unnormalized: r.unnormalized }));
+  if (current?.password_hash && !hashes.some((h) => h.hash === current.password_hash)) {
+    hashes.unshift({ hash: current.password_hash, unnormalized: current.password_hash_unnormalized });
+  }
   return hashes.slice(0, limit);
 }
 
@@ -24,12 +28,13 @@ export async function remember(trx: Executor, userId: number, hash: string, now:
 /** Sets the account's password; it becomes usable and no longer needs to be changed. */
 export const setPassword = (trx: Executor, userId: number, hash: string, now: Date) =>
   trx.updateTable('users')
-    .set({ password_hash: hash, has_usable_password: true, must_change_password: false, updated_at: now })
+    .set({ password_hash: hash, password_hash_unnormalized: false, has_usable_password: true, must_change_password: false,
+      updated_at: now })
     .where('id', '=', userId).returning(['id']).executeTakeFirst();
 
 /** What changing or setting a password needs to know about the account. */
 export const findAccount = (db: Executor, userId: number) =>
   db.selectFrom('users')
-    .select(['id', 'email', 'first_name', 'last_name', 'password_hash', 'has_usable_password', 'must_change_password',
-      'locked_until', 'max_sessions', 'max_devices'])
+    .select(['id', 'email', 'first_name', 'last_name', 'password_hash', 'password_hash_unnormalized', 'has_usable_password',
+      'must_change_password', 'locked_until', 'max_sessions', 'max_devices'])
     .where('id', '=', userId).executeTakeFirst();

@@ -52,7 +52,9 @@ export function createPasswordService({ db, config, hasher, breach }: Deps) {
   async function reused(userId: number, password: string): Promise<boolean> {
     if (config.PASSWORD_HISTORY <= 0) return false;
     const hashes = await history.recentHashes(db, userId, config.PASSWORD_HISTORY);
-    const matches = await Promise.all(hashes.map((h) => hasher.verify(h, password)));
+    // A hash made before normalization holds the text as it was typed: compare that form too.
+    const matches = await Promise.all(hashes.map(async (h) => await hasher.verify(h.hash, password)
+      || (h.unnormalized && await hasher.verifyUnnormalized(h.hash, password))));
     return matches.some(Boolean);
   }
 

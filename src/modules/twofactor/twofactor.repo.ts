@@ -11,7 +11,7 @@ export const findCredential = (db: Executor, userId: number) =>
 
 /** What the checks of 2fa/disable/ and 2fa/backup-codes/ read: the 2FA flag, the password and the lock. */
 export const findCheckState = (db: Executor, userId: number) =>
-  db.selectFrom('users').select(['is_2fa_enabled', 'password_hash', 'has_usable_password', 'locked_until'])
+  db.selectFrom('users').select(['is_2fa_enabled', 'password_hash', 'password_hash_unnormalized', 'has_usable_password', 'locked_until'])
     .where('id', '=', userId).executeTakeFirst();
 
 /** The 2FA flag and the number of unused backup codes, in one query. */

@@ -3,7 +3,7 @@ import type { Config } from '../../config/settings.js';
 import type { Clock } from '../../core/clock.js';
 import { AppError } from '../../core/errors.js';
 import type { Db } from '../../db/database.js';
-import type { PasswordHasher } from '../../security/password-hash.js';
+import type { PasswordVerifier } from '../users/password-verifier.js';
 import type { Sealer } from '../../security/seal.js';
 import { base32Decode, matchTotpStep, newTotpSecret, provisioningUri } from '../../security/totp.js';
 import type { AuditService } from '../audit/audit.service.js';
@@ -13,7 +13,7 @@ import { backupCodeHash, newBackupCodes } from './backup-codes.js';
 import * as repo from './twofactor.repo.js';
 
 type Deps = {
-  db: Db; clock: Clock; config: Config; hasher: PasswordHasher; audit: AuditService; lockout: LockoutService;
+  db: Db; clock: Clock; config: Config; verifyPassword: PasswordVerifier['verify']; audit: AuditService; lockout: LockoutService;
   /** Seals TOTP secrets at rest (AES-256-GCM under a key kept for this use only). */
   sealer: Sealer;
   /** HMAC key of the stored backup-code hashes. */
@@ -35,7 +35,7 @@ const compact = (code: string) => code.replace(/\s/g, '');
 type CheckState = NonNullable<Awaited<ReturnType<typeof repo.findCheckState>>>;
 
 /** SPEC.md "Two-factor authentication" and DECISIONS.md "Codes, links, passwords" (TOTP paragraph). */
-export function createTwoFactorService({ db, clock, config, hasher, audit, lockout, sealer, codeKey }: Deps) {
+export function createTwoFactorService({ db, clock, config, verifyPassword, audit, lockout, sealer, codeKey }: Deps) {
   const notEnabled = () => new AppError('INVALID_CODE', { message: 'Two-factor authentication is not enabled' });
 
   /** A TOTP code of the active secret, accepted once: its time step must be later than the last one used. */
@@ -125,9 +125,7 @@ export function createTwoFactorService({ db, clock, config, hasher, audit, locko
   /** Turns 2FA off: needs the password and a TOTP or backup code (the password first, so a typo burns no backup code). */
   async function disable(user: TwoFactorUser, input: { code: string; password: string }, meta: RequestMeta) {
     await checked(user.id, meta, async (state) => {
-      const usable = state.has_usable_password && state.password_hash;
-      const passwordOk = await hasher.verify(usable ? state.password_hash! : hasher.dummyHash, input.password);
-      if (!usable || !passwordOk) return 'INVALID_PASSWORD';
+      if (!(await verifyPassword({ id: user.id, ...state }, input.password))) return 'INVALID_PASSWORD';
       return (await acceptAnyCode(user.id, input.code)) ? 'ok' : 'INVALID_CODE';
     });
     await db.transaction().execute(async (trx) => {

@@ -23,7 +23,7 @@ export const insertUserRoles = (db: Executor, userId: number, roleIds: number[],
     .onConflict((oc) => oc.columns(['user_id', 'role_id']).doNothing()).execute();
 
 /** Everything a sign-in decision needs, and nothing that is not. */
-const LOGIN_COLUMNS = ['id', 'email', 'phone', 'password_hash', 'has_usable_password', 'is_active', 'is_banned', 'deleted_at',
+const LOGIN_COLUMNS = ['id', 'email', 'phone', 'password_hash', 'password_hash_unnormalized', 'has_usable_password', 'is_active', 'is_banned', 'deleted_at',
   'locked_until', 'failed_login_count', 'lockout_count', 'must_change_password', 'is_2fa_enabled', 'is_staff',
   'is_superuser', 'max_sessions', 'max_devices', 'tokens_valid_after'] as const;
 
@@ -47,8 +47,13 @@ export const findPublicUser = (db: Executor, id: number) =>
 
 export type PublicUser = NonNullable<Awaited<ReturnType<typeof findPublicUser>>>;
 
-export const setPasswordHash = (db: Executor, id: number, hash: string) =>
-  db.updateTable('users').set({ password_hash: hash }).where('id', '=', id).execute();
+/**
+ * Replaces a hash proven by a correct password with an up-to-date one (normalized, current parameters). Only while
+ * the row still holds the hash that was checked: a password changed meanwhile is never overwritten.
+ */
+export const replacePasswordHash = (db: Executor, id: number, checked: string, hash: string) =>
+  db.updateTable('users').set({ password_hash: hash, password_hash_unnormalized: false })
+    .where('id', '=', id).where('password_hash', '=', checked).execute();
 
 export const setTokensValidAfter = (db: Executor, id: number, when: Date) =>
   db.updateTable('users').set({ tokens_valid_after: when, updated_at: when }).where('id', '=', id).execute();

@@ -5,6 +5,7 @@ import { isUniqueViolation } from '../../db/errors.js';
 import type { PasswordHasher } from '../../security/password-hash.js';
 import type { PasswordService } from '../passwords/passwords.service.js';
 import { isValidEmail, normalizeEmail, normalizePhone } from './contact.js';
+import { createPasswordVerifier } from './password-verifier.js';
 import * as repo from './users.repo.js';
 
 export interface CreateUserInput {
@@ -86,7 +87,7 @@ export function createUserService({ db, clock, hasher, passwords }: Deps) {
     });
   }
 
-  return { create };
+  return { create, verifyPassword: createPasswordVerifier({ db, hasher }).verify };
 }
 
 export type UserService = ReturnType<typeof createUserService>;
