@@ -3,7 +3,10 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { loadConfig, type Env, type LoadedConfig } from './config/load.js';
 import { buildContainer, type Container } from './container.js';
+import { systemClock } from './core/clock.js';
+import { throttled } from './core/throttle.js';
 import { openDatabase, type Database } from './db/create-db.js';
+import type { Db } from './db/database.js';
 import { migrateToLatest } from './db/migrator.js';
 import { openRedis } from './db/redis.js';
 import { seed } from './db/seed/seed.js';
@@ -16,12 +19,31 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
+export interface RuntimeOptions {
+  redis?: boolean;
+  warn?: (m: string) => void;
+  /** Serving: every query is bounded, so a stalled database answers 503 quickly (see `OpenOptions.boundQueries`). */
+  boundQueries?: boolean;
+  /** Where database connection errors are reported (at most one line a minute); `warn` by default. */
+  logDatabaseError?: (m: string) => void;
+}
+
+/** A lost connection repeats for every pooled connection during an outage: one line a minute says it. */
+const DATABASE_ERROR_LOG_INTERVAL_MS = 60_000;
+
+const warnOnStderr = (m: string) => { process.stderr.write(`warning: ${m}\n`); };
+
 /** loadConfig → openDatabase → (Redis) → buildContainer. Used by the server and by every CLI command. */
-export async function openRuntime(env: Env, opts: { redis?: boolean; warn?: (m: string) => void } = {}): Promise<Runtime> {
+export async function openRuntime(env: Env, opts: RuntimeOptions = {}): Promise<Runtime> {
   const loaded = loadConfig(env);
-  const warn = opts.warn ?? ((m: string) => process.stderr.write(`warning: ${m}\n`));
+  const warn = opts.warn ?? warnOnStderr;
   for (const w of loaded.warnings) warn(w);
-  const database = await openDatabase(loaded.config);
+  const logDatabaseError = opts.logDatabaseError ?? warn;
+  const onConnectionError = throttled((err: Error) => logDatabaseError(
+    `database connection error: ${err.message}; the connection is dropped and replaced when needed`
+    + ` (further ones are not reported for ${DATABASE_ERROR_LOG_INTERVAL_MS / 1000} s)`),
+  DATABASE_ERROR_LOG_INTERVAL_MS, () => systemClock.now().getTime());
+  const database = await openDatabase(loaded.config, { boundQueries: opts.boundQueries, onConnectionError });
   const redis = opts.redis && loaded.config.REDIS_URL ? await openRedis(loaded.config.REDIS_URL, warn) : null;
   try {
     const container = await buildContainer({ config: loaded.config, database, redis });
@@ -46,16 +68,30 @@ export interface ServeOptions {
   onListening?: (url: string, runtime: Runtime) => void;
 }
 
+/**
+ * Migrations and seeding, on PostgreSQL through a connection of their own: the serving pool bounds every query,
+ * and a migration (a `create index` on a large table, waiting for another instance's migration lock) may take longer.
+ */
+async function migrateAndSeed(runtime: Runtime): Promise<void> {
+  const { database, loaded } = runtime;
+  const run = async (db: Db) => { await migrateToLatest(db); await seed(db); };
+  if (database.kind !== 'postgres') return run(database.db);
+  const unbounded = await openDatabase({ ...loaded.config, DATABASE_POOL_SIZE: 1 });
+  try { await run(unbounded.db); } finally { await unbounded.close(); }
+}
+
 /** Migrates (unless told not to), listens, and drains in-flight requests on SIGTERM/SIGINT. */
 export async function serve(env: Env, opts: ServeOptions): Promise<void> {
-  const runtime = await openRuntime(env, { redis: true });
-  const { config } = runtime.loaded;
   let app: FastifyInstance | undefined;
+  const runtime = await openRuntime(env, {
+    redis: true,
+    boundQueries: true,
+    // Into the server's JSON logs once the app exists; on stderr before (while migrating).
+    logDatabaseError: (m) => (app ? app.log.warn(m) : warnOnStderr(m)),
+  });
+  const { config } = runtime.loaded;
   try {
-    if (opts.migrate) {
-      await migrateToLatest(runtime.database.db);
-      await seed(runtime.database.db);
-    }
+    if (opts.migrate) await migrateAndSeed(runtime);
     await opts.beforeListen?.(runtime);
     app = await buildApp(runtime.container);
     await app.listen({ host: config.HOST, port: config.PORT });

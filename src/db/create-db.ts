@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 import { Kysely, PostgresDialect } from 'kysely';
-import type { Config } from '../config/settings.js';
+import { SETTINGS, type Config } from '../config/settings.js';
 import type { DatabaseSchema, Db } from './database.js';
 import { PGliteDialect } from './dialects/pglite.js';
 import { acquireDirLock } from './lock-file.js';
@@ -27,47 +27,111 @@ const NUMERIC_OID = 1700;
 
 export const MEMORY_DATA_DIR = 'memory://';
 
-/** Opens PostgreSQL when a database URL is set, otherwise the embedded PGlite database. */
-export async function openDatabase(
-  config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR' | 'DATABASE_POOL_SIZE' | 'DATABASE_PREPARED_STATEMENTS'>,
-  opts: { pgliteTemplate?: Blob } = {}): Promise<Database> {
-  return config.DATABASE_URL
-    ? openPostgres(config.DATABASE_URL, config.DATABASE_POOL_SIZE, config.DATABASE_PREPARED_STATEMENTS)
-    : openPGlite(config.DATA_DIR, opts.pgliteTemplate);
+type DatabaseSettings = Pick<Config, 'DATABASE_URL' | 'DATA_DIR' | 'DATABASE_POOL_SIZE' | 'DATABASE_PREPARED_STATEMENTS'>
+  & Partial<Pick<Config, 'DATABASE_CONNECT_TIMEOUT' | 'DATABASE_STATEMENT_TIMEOUT'>>;
+
+export interface OpenOptions {
+  pgliteTemplate?: Blob;
+  /**
+   * Bounds every query (server-side statement and idle-in-transaction timeouts, a client-side read timeout), so a
+   * request fails fast when PostgreSQL stalls. For serving; one-shot commands and migrations run without.
+   */
+  boundQueries?: boolean;
+  /** Told of every error of a pooled connection (the pool drops that connection and opens another when needed). */
+  onConnectionError?: (err: Error) => void;
 }
 
-export async function openPostgres(url: string, poolSize = 10, preparedStatements = true): Promise<Database> {
+/** Opens PostgreSQL when a database URL is set, otherwise the embedded PGlite database. */
+export async function openDatabase(config: DatabaseSettings, opts: OpenOptions = {}): Promise<Database> {
+  if (!config.DATABASE_URL) return openPGlite(config.DATA_DIR, opts.pgliteTemplate);
+  const statementTimeout = config.DATABASE_STATEMENT_TIMEOUT ?? SETTINGS.DATABASE_STATEMENT_TIMEOUT.default;
+  return openPostgres(config.DATABASE_URL, config.DATABASE_POOL_SIZE, config.DATABASE_PREPARED_STATEMENTS, {
+    connectTimeoutMs: (config.DATABASE_CONNECT_TIMEOUT ?? SETTINGS.DATABASE_CONNECT_TIMEOUT.default) * 1000,
+    ...(opts.boundQueries ? { statementTimeoutMs: statementTimeout * 1000 } : {}),
+    ...(opts.onConnectionError ? { onConnectionError: opts.onConnectionError } : {}),
+  });
+}
+
+/** How much longer than the server's statement timeout the client waits for an answer before it drops the connection. */
+const READ_TIMEOUT_MARGIN_MS = 1000;
+/**
+ * No request leaves a transaction idle: hashing and outbound calls happen outside transactions. A session idle in
+ * one this long belongs to a client that is gone (a stalled network), and its locks must not outlive it.
+ */
+const IDLE_IN_TRANSACTION_TIMEOUT_MS = 10_000;
+/** pg's own message when `query_timeout` expires (the error carries no code). */
+const READ_TIMEOUT_MESSAGE = 'Query read timeout';
+
+export interface PostgresOptions {
+  /** Waiting for a connection: opening one, or a free one from a full pool. */
+  connectTimeoutMs?: number;
+  /** Set: every query is bounded (see `OpenOptions.boundQueries`). */
+  statementTimeoutMs?: number;
+  onConnectionError?: (err: Error) => void;
+}
+
+export async function openPostgres(url: string, poolSize = 10, preparedStatements = true, opts: PostgresOptions = {}): Promise<Database> {
   const { default: pg } = await import('pg');
   const nameFor = preparedStatements ? createStatementNamer() : () => undefined;
+  const onConnectionError = opts.onConnectionError ?? (() => undefined);
   /**
-   * Sends the texts that keep coming back as named statements, prepared once per connection. The named query is
-   * built from the text (pg copies a query given as an object property by property, which costs more than the
-   * query's own round trip on the hot paths) and handed to pg as a ready query.
+   * Sends the texts that keep coming back as named statements, prepared once per connection. The query is built
+   * from the text (pg copies a query given as an object property by property, which costs more than the query's
+   * own round trip on the hot paths) and handed to pg as a ready query.
    */
   class Client extends pg.Client {
+    constructor(config?: ConstructorParameters<typeof pg.Client>[0]) {
+      super(config);
+      // A checked-out client has no other listener (pg-pool listens only while it is idle): without this one, a
+      // connection reset during a request is an unhandled 'error' event, which ends the process. The query in
+      // flight fails on its own, and the pool drops a client that is no longer queryable when it is released.
+      this.on('error', onConnectionError);
+    }
+
     override query(...args: unknown[]): never {
       const [text, values] = args;
-      const name = typeof text === 'string' && (args.length === 1 || Array.isArray(values)) ? nameFor(text) : undefined;
       const call = super.query as (...a: unknown[]) => never;
-      if (!name) return call.apply(this, args);
+      if (typeof text !== 'string' || !(args.length === 1 || Array.isArray(values))) return call.apply(this, args);
+      const name = nameFor(text);
       return new Promise((resolve, reject) => {
-        const query = Object.assign(new pg.Query(text as string, values as unknown[] | undefined), {
-          name, callback: (err: Error | null, res: unknown) => (err ? reject(err) : resolve(res)),
+        const query = Object.assign(new pg.Query(text, values as unknown[] | undefined), {
+          ...(name ? { name } : {}),
+          callback: (err: Error | null, res: unknown) => {
+            if (!err) return resolve(res);
+            if (err.message === READ_TIMEOUT_MESSAGE) this.abandon(err);
+            reject(err);
+          },
         });
         call.call(this, query);
       }) as never;
     }
+
+    /**
+     * pg gives up waiting on a query at `query_timeout` but leaves it on the connection: whatever is sent next
+     * would queue behind it. The connection is closed instead, so the pool drops this client on release.
+     */
+    private abandon(err: Error): void {
+      onConnectionError(err);
+      this.end().catch(() => undefined);
+    }
   }
+  const bounds = opts.statementTimeoutMs ? {
+    statement_timeout: opts.statementTimeoutMs,
+    query_timeout: opts.statementTimeoutMs + READ_TIMEOUT_MARGIN_MS,
+    idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_TIMEOUT_MS,
+  } : {};
   const pool = new pg.Pool({
     Client,
     connectionString: url,
     max: poolSize,
-    connectionTimeoutMillis: 5000,
+    connectionTimeoutMillis: opts.connectTimeoutMs ?? SETTINGS.DATABASE_CONNECT_TIMEOUT.default * 1000,
+    ...bounds,
     // Identities and counts are int8; every id fits in a JS number, so read them as numbers.
     types: { getTypeParser: (oid: number, format?: 'text' | 'binary') =>
       oid === INT8_OID ? Number : pg.types.getTypeParser(oid, format) },
   });
-  pool.on('error', () => { /* idle client errors surface on the next query */ });
+  // An idle client's error reaches the pool too, which drops the client; the client's own listener has reported it.
+  pool.on('error', () => undefined);
   const location = redactUrl(url);
   try {
     const client = await pool.connect();

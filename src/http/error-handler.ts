@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, ERROR_CATALOGUE, type ErrorCode } from '../core/errors.js';
+import { isDatabaseUnavailable } from '../db/errors.js';
 import { toFieldErrors } from './validation.js';
 
 /** Fastify's own error codes mapped onto the catalogue. */
@@ -18,6 +19,9 @@ const NON_FIELD_MESSAGES: Record<string, string> = {
   FST_ERR_MAX_PARAM_LENGTH: 'A path parameter is too long.',
 };
 
+/** Seconds a client is told to wait when the database cannot be reached: about what a failover or restart takes. */
+export const DATABASE_RETRY_AFTER = 5;
+
 export interface ErrorBody {
   error: string;
   code: ErrorCode;
@@ -34,9 +38,17 @@ export function bodyFor(err: AppError): ErrorBody {
   };
 }
 
-/** Any thrown value → an AppError with SPEC.md's code and shape. Unknown errors become 500 INTERNAL_ERROR. */
+/**
+ * Any thrown value → an AppError with SPEC.md's code and shape. A database that cannot be reached is 503
+ * SERVICE_UNAVAILABLE with `Retry-After`: the client may try again. Other unknown errors become 500 INTERNAL_ERROR.
+ */
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
+  if (isDatabaseUnavailable(err)) {
+    return new AppError('SERVICE_UNAVAILABLE', {
+      extra: { retry_after: DATABASE_RETRY_AFTER }, headers: { 'retry-after': String(DATABASE_RETRY_AFTER) },
+    });
+  }
   // `throw undefined` / `throw null` reach here too: read them as an empty object, never crash.
   const e = (err ?? {}) as FastifyError & { validation?: unknown };
   if (Array.isArray(e.validation)) return AppError.validation(toFieldErrors(e.validation));
@@ -56,6 +68,10 @@ export function errorHandler(err: unknown, req: FastifyRequest, reply: FastifyRe
   const appErr = toAppError(err);
   if (appErr.code === 'INTERNAL_ERROR' && !(err instanceof AppError)) {
     req.log.error({ err }, 'unhandled error');
+  } else if (appErr.code === 'SERVICE_UNAVAILABLE' && !(err instanceof AppError)) {
+    // The driver's message and code only: enough to tell a refusal from a timeout, nothing of the query.
+    const { message, code } = err as { message?: unknown; code?: unknown };
+    req.log.error({ code: appErr.code, cause: { message, code } }, 'database unavailable');
   } else if (appErr.status >= 500) {
     req.log.error({ code: appErr.code }, appErr.message);
   }
