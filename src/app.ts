@@ -15,7 +15,7 @@ import { genReqId, registerRequestContext } from './http/hooks/request-context.j
 import { registerSecurityHeaders } from './http/hooks/security-headers.js';
 import { registerJsonParser } from './http/json-parser.js';
 import { registerMetrics } from './http/metrics.js';
-import { openApiOptions } from './http/openapi.js';
+import { documentedGuards, openApiOptions } from './http/openapi.js';
 import { createRateLimiter } from './http/rate-limit.js';
 import './http/request-types.js';
 import { API_ROUTES, ROOT_ROUTES, type RouteDeps, type RoutePlugin } from './http/routes.js';
@@ -84,7 +84,8 @@ export async function buildApp(container: Container, opts: BuildAppOptions = {})
     onStoreError: throttled((err: Error) => app.log.warn({ err: err.message }, 'rate-limit store unavailable, counting in memory'),
       60_000, () => container.clock.now().getTime()),
   });
-  const deps: RouteDeps = { container, guards: createGuards(config, rateLimiter, container.services.bearer, container.services.rbac), metrics, apiPrefix: config.API_PREFIX };
+  const guards = documentedGuards(createGuards(config, rateLimiter, container.services.bearer, container.services.rbac));
+  const deps: RouteDeps = { container, guards, metrics, apiPrefix: config.API_PREFIX };
 
   for (const plugin of ROOT_ROUTES) await app.register(plugin, deps);
   await app.register(async (api) => {

@@ -1,7 +1,66 @@
 import type { SwaggerOptions } from '@fastify/swagger';
+import type { RouteOptions } from 'fastify';
 import type { Config } from '../config/settings.js';
+import type { Guards } from './guards.js';
+
+type SecurityRequirement = Record<string, string[]>;
+
+/** The security schemes, named after what a client sends, so the references' Authorize dialog reads like the headers. */
+const SECURITY_SCHEMES = {
+  'X-Access-Key': {
+    type: 'apiKey', in: 'header', name: 'X-Access-Key',
+    description: 'Access key of the calling application, on every API request.',
+  },
+  'X-Access-Secret': {
+    type: 'apiKey', in: 'header', name: 'X-Access-Secret',
+    description: 'Access secret of the calling application, sent with its access key.',
+  },
+  Bearer: {
+    type: 'http', scheme: 'bearer', bearerFormat: 'JWT',
+    description: 'A user\'s access token: `Authorization: Bearer <access token>`.',
+  },
+  AgentBearer: {
+    type: 'apiKey', in: 'header', name: 'Authorization',
+    description: 'An AI agent\'s token: `Authorization: AgentBearer <token>`. OpenAPI 3.0 asks an `http` scheme to be '
+      + 'one registered with IANA, which AgentBearer is not (and the references only send Basic and Bearer), so it is '
+      + 'declared as an API key carried in the Authorization header: enter the whole value, `AgentBearer <token>`.',
+  },
+} as const;
+
+/** Whether each user guard made through `documentedGuards` lets a request without a bearer through. */
+const userGuards = new WeakMap<object, { optional: boolean }>();
+
+/**
+ * The route guards, with each user guard remembered, so that the document lists the bearer scheme on the
+ * routes that declare one: the guards stay the one place that says what a route requires.
+ */
+export function documentedGuards(guards: Guards): Guards {
+  return {
+    ...guards,
+    user: (opts = {}) => {
+      const guard = guards.user(opts);
+      userGuards.set(guard, { optional: opts.optional ?? false });
+      return guard;
+    },
+  };
+}
+
+function userGuardOf(route: RouteOptions) {
+  const hooks = [route.onRequest, route.preValidation, route.preHandler].flat();
+  return hooks.map((hook) => (hook ? userGuards.get(hook) : undefined)).find((guard) => guard !== undefined);
+}
+
+/** A route's own requirement, when it differs from the document's global one (the application's keys). */
+function routeSecurity(route: RouteOptions, appKeys: SecurityRequirement): SecurityRequirement[] | undefined {
+  if (route.config?.appAuth === false) return [];
+  const user = userGuardOf(route);
+  if (!user) return undefined;
+  const withBearer = { ...appKeys, Bearer: [] };
+  return user.optional ? [withBearer, appKeys] : [withBearer];
+}
 
 export function openApiOptions(config: Config): SwaggerOptions {
+  const appKeys: SecurityRequirement = config.APPLICATION_AUTH_ENABLED ? { 'X-Access-Key': [], 'X-Access-Secret': [] } : {};
   return {
     openapi: {
       openapi: '3.0.3',
@@ -11,14 +70,12 @@ export function openApiOptions(config: Config): SwaggerOptions {
         description: 'Authentication and access management for people and the AI agents acting for them.',
       },
       servers: [{ url: '/' }],
-      components: {
-        securitySchemes: {
-          accessKey: { type: 'apiKey', in: 'header', name: 'X-Access-Key' },
-          accessSecret: { type: 'apiKey', in: 'header', name: 'X-Access-Secret' },
-          bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
-        },
-      },
-      security: config.APPLICATION_AUTH_ENABLED ? [{ accessKey: [], accessSecret: [] }] : [],
+      components: { securitySchemes: SECURITY_SCHEMES },
+      security: config.APPLICATION_AUTH_ENABLED ? [appKeys] : [],
+    },
+    transform: ({ schema, url, route }) => {
+      const security = schema?.security ?? routeSecurity(route, appKeys);
+      return { schema: security ? { ...schema, security } : schema, url };
     },
   };
 }

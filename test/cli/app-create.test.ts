@@ -58,20 +58,20 @@ for (const { kind, skip } of DATABASE_TARGETS) {
         await server?.stop();
       });
 
-      it('the printed credentials authenticate: GET <prefix>docs/schema/ answers 200 with the OpenAPI document', async () => {
-        const res = await fetch(`${server!.apiUrl}docs/schema/`, {
+      it('the printed credentials authenticate: GET <prefix>password/requirements/ answers 200 with the policy', async () => {
+        const res = await fetch(`${server!.apiUrl}password/requirements/`, {
           headers: { 'x-access-key': created.access_key, 'x-access-secret': created.access_secret },
         });
         assert.equal(res.status, 200);
-        const body = await res.json() as { openapi?: string };
-        assert.match(body.openapi ?? '', /^3\./);
+        const body = await res.json() as { min_length?: number };
+        assert.equal(typeof body.min_length, 'number');
       });
 
       it('answers 401 APP_AUTH_REQUIRED without the headers and 401 APP_AUTH_INVALID with a wrong secret', async () => {
-        const missing = await fetch(`${server!.apiUrl}docs/schema/`);
+        const missing = await fetch(`${server!.apiUrl}password/requirements/`);
         assert.equal(missing.status, 401);
         assert.equal((await missing.json() as { code: string }).code, 'APP_AUTH_REQUIRED');
-        const wrong = await fetch(`${server!.apiUrl}docs/schema/`, {
+        const wrong = await fetch(`${server!.apiUrl}password/requirements/`, {
           headers: { 'x-access-key': created.access_key, 'x-access-secret': `${created.access_secret.slice(0, -1)}x` },
         });
         assert.equal(wrong.status, 401);

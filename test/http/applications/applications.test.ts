@@ -22,9 +22,9 @@ describe('applications/', () => {
   type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   const api = (method: Method, path: string, payload?: object, token = root.token) => t.api({ method, path, token, payload });
   const create = async (payload: object) => expectStatus(await api('POST', 'applications/', payload), 201);
-  /** An API request made with another application's credentials (no bearer: docs/schema/ needs only the application). */
+  /** An API request made with another application's credentials (no bearer: password/requirements/ needs only the application). */
   const callAs = (credentials: { access_key: string; access_secret: string }) => t.api({
-    method: 'GET', path: 'docs/schema/', appAuth: false,
+    method: 'GET', path: 'password/requirements/', appAuth: false,
     headers: { 'x-access-key': credentials.access_key, 'x-access-secret': credentials.access_secret },
   });
 

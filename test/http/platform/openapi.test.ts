@@ -23,6 +23,9 @@ const testRoutes: RoutePlugin = async (app) => {
 
 const PREFIX = '/api/v1/auth/';
 const FEATURE_DISABLED = { error: 'This feature is not enabled', code: 'FEATURE_DISABLED' };
+const APP_KEYS = { 'X-Access-Key': [], 'X-Access-Secret': [] };
+
+const pick = (o: Record<string, unknown>, ...keys: string[]) => Object.fromEntries(keys.map((k) => [k, o[k]]));
 
 /** Every script and stylesheet a page loads comes from this server: no absolute or protocol-relative URL. */
 function assertNoRemoteAssets(html: string) {
@@ -69,11 +72,26 @@ describe('OpenAPI document and viewers', () => {
     assert.deepEqual(Object.keys(page.properties).sort(), ['count', 'next', 'page', 'page_size', 'previous', 'results', 'total_pages']);
   });
 
-  it('documents the application credentials as the API\'s security requirement', async () => {
+  it('declares the security schemes X-Access-Key, X-Access-Secret, Bearer and AgentBearer; the application keys are the global requirement', async () => {
     const doc = (await t.api({ method: 'GET', path: 'docs/schema/' })).json();
-    assert.deepEqual(doc.components.securitySchemes.accessKey, { type: 'apiKey', in: 'header', name: 'X-Access-Key' });
-    assert.deepEqual(doc.components.securitySchemes.accessSecret, { type: 'apiKey', in: 'header', name: 'X-Access-Secret' });
-    assert.deepEqual(doc.security, [{ accessKey: [], accessSecret: [] }]);
+    const schemes = doc.components.securitySchemes;
+    assert.deepEqual(Object.keys(schemes).sort(), ['AgentBearer', 'Bearer', 'X-Access-Key', 'X-Access-Secret']);
+    assert.deepEqual(pick(schemes['X-Access-Key'], 'type', 'in', 'name'), { type: 'apiKey', in: 'header', name: 'X-Access-Key' });
+    assert.deepEqual(pick(schemes['X-Access-Secret'], 'type', 'in', 'name'), { type: 'apiKey', in: 'header', name: 'X-Access-Secret' });
+    assert.deepEqual(pick(schemes.Bearer, 'type', 'scheme', 'bearerFormat'), { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+    assert.deepEqual(pick(schemes.AgentBearer, 'type', 'in', 'name'), { type: 'apiKey', in: 'header', name: 'Authorization' });
+    assert.match(schemes.AgentBearer.description, /AgentBearer <token>/);
+    assert.deepEqual(doc.security, [APP_KEYS]);
+  });
+
+  it('lists the Bearer scheme on the operations whose guards require a user, both alternatives where the bearer is optional', async () => {
+    const doc = (await t.api({ method: 'GET', path: 'docs/schema/' })).json();
+    const operation = (method: string, path: string) => doc.paths[`${PREFIX}${path}`]?.[method];
+    assert.deepEqual(operation('get', 'me/').security, [{ ...APP_KEYS, Bearer: [] }]);
+    assert.deepEqual(operation('get', 'admin/users/').security, [{ ...APP_KEYS, Bearer: [] }]);
+    assert.deepEqual(operation('post', 'logout/').security, [{ ...APP_KEYS, Bearer: [] }, APP_KEYS]);
+    assert.equal(operation('post', 'login/email/').security, undefined, 'login/email/ inherits the application keys');
+    assert.equal(operation('get', 'password/requirements/').security, undefined);
   });
 
   it('leaves health, metrics and the docs routes themselves out of paths', async () => {
@@ -87,22 +105,20 @@ describe('OpenAPI document and viewers', () => {
     }
   });
 
-  it('GET docs/schema/ without credentials answers 401 APP_AUTH_REQUIRED', async () => {
+  it('GET docs/schema/ answers 200 without application credentials', async () => {
     const res = await t.api({ method: 'GET', path: 'docs/schema/', appAuth: false });
-    assert.equal(res.statusCode, 401);
-    assert.equal(res.json().code, 'APP_AUTH_REQUIRED');
+    assert.equal(res.statusCode, 200);
+    assert.match(res.json().openapi, /^3\./);
   });
 
-  it('Swagger UI\'s own copies of the schema (docs/json, docs/yaml) require credentials', async () => {
-    for (const path of ['docs/json', 'docs/yaml']) {
-      const denied = await t.api({ method: 'GET', path, appAuth: false });
-      assert.equal(denied.statusCode, 401, path);
-      assert.equal(denied.json().code, 'APP_AUTH_REQUIRED');
-    }
-    const copy = await t.api({ method: 'GET', path: 'docs/json' });
+  it('Swagger UI\'s own copies of the schema (docs/json, docs/yaml) answer without credentials', async () => {
+    const schema = await t.api({ method: 'GET', path: 'docs/schema/', appAuth: false });
+    const copy = await t.api({ method: 'GET', path: 'docs/json', appAuth: false });
     assert.equal(copy.statusCode, 200);
-    const schema = await t.api({ method: 'GET', path: 'docs/schema/' });
     assert.deepEqual(Object.keys(copy.json().paths).sort(), Object.keys(schema.json().paths).sort());
+    const yaml = await t.api({ method: 'GET', path: 'docs/yaml', appAuth: false });
+    assert.equal(yaml.statusCode, 200);
+    assert.match(yaml.body, /^openapi: 3\./m);
   });
 
   it('GET docs/ serves Swagger UI without credentials, with every asset served locally', async () => {
@@ -111,6 +127,7 @@ describe('OpenAPI document and viewers', () => {
     assert.match(String(res.headers['content-type']), /^text\/html/);
     assert.match(res.body, /swagger-ui/);
     assertNoRemoteAssets(res.body);
+    assert.doesNotMatch(res.body, /credentials\.js/);
     const bundle = await t.api({ method: 'GET', path: 'docs/static/swagger-ui-bundle.js', appAuth: false });
     assert.equal(bundle.statusCode, 200);
     assert.match(String(bundle.headers['content-type']), /javascript/);
@@ -127,6 +144,14 @@ describe('OpenAPI document and viewers', () => {
     assert.match(String(bundle.headers['content-type']), /^application\/javascript/);
     assert.match(bundle.body, /Redoc/);
   });
+
+  it('asks for no credentials in the page: no prompt script is served, and ReDoc loads the schema by its URL', async () => {
+    assert.equal((await t.api({ method: 'GET', path: 'docs/redoc/credentials.js', appAuth: false })).statusCode, 404);
+    const init = await t.api({ method: 'GET', path: 'docs/redoc/init.js', appAuth: false });
+    assert.equal(init.statusCode, 200);
+    assert.match(init.body, /Redoc\.init\('\.\.\/schema\/'/);
+    assert.doesNotMatch(init.body, /prompt|sessionStorage/);
+  });
 });
 
 const disabled: { name: string; env: Env }[] = [
@@ -140,17 +165,13 @@ for (const setting of disabled) {
     before(async () => { t = await createTestApp({ apiRoutes: [testRoutes], env: setting.env }); });
     after(async () => { await t.close(); });
 
-    it('GET docs/schema/ answers 404 FEATURE_DISABLED', async () => {
-      const res = await t.api({ method: 'GET', path: 'docs/schema/' });
-      assert.equal(res.statusCode, 404);
-      assert.deepEqual(res.json(), FEATURE_DISABLED);
-    });
-
-    it('GET docs/ and docs/redoc/ answer 404 FEATURE_DISABLED without credentials', async () => {
-      for (const path of ['docs/', 'docs/redoc/']) {
-        const res = await t.api({ method: 'GET', path, appAuth: false });
-        assert.equal(res.statusCode, 404, path);
-        assert.deepEqual(res.json(), FEATURE_DISABLED);
+    it('GET docs/schema/, docs/ and docs/redoc/ answer 404 FEATURE_DISABLED, with or without credentials', async () => {
+      for (const path of ['docs/schema/', 'docs/', 'docs/redoc/']) {
+        for (const appAuth of [true, false]) {
+          const res = await t.api({ method: 'GET', path, appAuth });
+          assert.equal(res.statusCode, 404, path);
+          assert.deepEqual(res.json(), FEATURE_DISABLED);
+        }
       }
     });
 

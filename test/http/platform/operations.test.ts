@@ -88,8 +88,8 @@ describe('metrics', () => {
   it('GET /metrics answers Prometheus text counting requests by route and status, with a latency histogram', async () => {
     await t.app.inject({ method: 'GET', url: '/health/live' });
     await t.app.inject({ method: 'GET', url: '/health/live' });
-    await t.api({ method: 'GET', path: 'docs/schema/' });
-    await t.api({ method: 'GET', path: 'docs/schema/', appAuth: false });
+    await t.api({ method: 'GET', path: 'password/requirements/' });
+    await t.api({ method: 'GET', path: 'password/requirements/', appAuth: false });
 
     const res = await t.app.inject({ method: 'GET', url: '/metrics' });
     assert.equal(res.statusCode, 200);
@@ -98,8 +98,8 @@ describe('metrics', () => {
     for (const line of [
       '# TYPE gatehouse_http_requests_total counter',
       'gatehouse_http_requests_total{method="GET",route="/health/live",status="200"} 2',
-      'gatehouse_http_requests_total{method="GET",route="/api/v1/auth/docs/schema/",status="200"} 1',
-      'gatehouse_http_requests_total{method="GET",route="/api/v1/auth/docs/schema/",status="401"} 1',
+      'gatehouse_http_requests_total{method="GET",route="/api/v1/auth/password/requirements/",status="200"} 1',
+      'gatehouse_http_requests_total{method="GET",route="/api/v1/auth/password/requirements/",status="401"} 1',
       '# TYPE gatehouse_http_request_duration_seconds histogram',
       'gatehouse_http_request_duration_seconds_bucket{le="+Inf",method="GET",route="/health/live"} 2',
       'gatehouse_http_request_duration_seconds_count{method="GET",route="/health/live"} 2',
