@@ -54,9 +54,11 @@ export async function runBaselines(ctx: RunContext): Promise<void> {
     log(`Baseline: raw argon2id verify, ${HASH_CONCURRENCY} at a time, ${opts.warmupS} s warm-up + ${opts.durationS} s…`);
     const out = await runCommand(process.execPath, tsNode('baselines/argon2-verify.ts', String(opts.warmupS), String(opts.durationS),
       String(HASH_CONCURRENCY)), { cwd: ROOT, env: cleanEnv({}), timeoutMs: (opts.warmupS + opts.durationS + 60) * 1000 });
-    const r = JSON.parse(out.trim().split('\n').at(-1) ?? '{}') as { rps: number; p50: number; p99: number; count: number };
+    const r = JSON.parse(out.trim().split('\n').at(-1) ?? '{}') as { rps: number; p50: number; p99: number; count: number; cpuMsPerVerify: number };
     ctx.report.scenarios.push({ system: 'baseline', scenario: 'argon2-verify', round: ctx.round, rps: r.rps, p50_ms: r.p50, p99_ms: r.p99,
-      requests: r.count, expected_status: null, unexpected: 0, errors: 0, status_counts: {} });
+      requests: r.count, expected_status: null, unexpected: 0, errors: 0, status_counts: {},
+      // The process's own CPU: the verifications in its threads, nothing else runs there (no HTTP, no database).
+      cpu_ms_per_request: { server: r.cpuMsPerVerify, database: 0, load: 0 } });
   }
   const bare = [['bare-argon2-route', 'argon2id verify route'], ['bare-select', 'select'], ['bare-insert-update', 'insert + update']] as const;
   for (const [scenario, label] of bare) {
