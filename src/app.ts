@@ -73,7 +73,7 @@ export async function buildApp(container: Container, opts: BuildAppOptions = {})
     registerSecurityHeaders(app);
   }
   await app.register(fastifySwagger, openApiOptions(config));
-  await app.register(fastifyCookie);
+  await app.register(fastifyCookie, { hook: false });
 
   const rateLimiter = createRateLimiter({
     enabled: config.RATE_LIMITING_ENABLED,
@@ -91,9 +91,11 @@ export async function buildApp(container: Container, opts: BuildAppOptions = {})
   await app.register(async (api) => {
     registerCors(api, container.services.applications);
     registerAppAuth(api, config, container.services.applications);
-    api.addHook('onSend', (_req, reply, payload, done) => {
-      if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
-      done(null, payload);
+    // Set before the handler runs (a callback hook, not a send hook, on every API request): a route that caches
+    // replaces it, and error answers keep it.
+    api.addHook('onRequest', (_req, reply, done) => {
+      reply.header('cache-control', 'no-store');
+      done();
     });
     for (const plugin of [...API_ROUTES, ...(opts.apiRoutes ?? [])]) await api.register(plugin, deps);
   }, { prefix: config.API_PREFIX.replace(/\/$/, '') });

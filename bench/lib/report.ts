@@ -136,7 +136,8 @@ export function aggregateScenarios(scenarios: ScenarioFigures[]): Array<Scenario
       p99_ms: med((r) => r.p99_ms) ?? 0, requests: runs.reduce((a, r) => a + r.requests, 0), expected_status: first.expected_status,
       unexpected: runs.reduce((a, r) => a + r.unexpected, 0), errors: runs.reduce((a, r) => a + r.errors, 0), status_counts,
       cpu_ms_per_request: cpuRuns.length ? {
-        server: med((r) => r.cpu_ms_per_request?.server), database: med((r) => r.cpu_ms_per_request?.database),
+        server: med((r) => r.cpu_ms_per_request?.server), serverMain: med((r) => r.cpu_ms_per_request?.serverMain),
+        database: med((r) => r.cpu_ms_per_request?.database),
         load: med((r) => r.cpu_ms_per_request?.load) ?? 0,
       } : null,
       per_round: runs.map((r) => r.rps),
@@ -175,11 +176,12 @@ export function reportTables(report: Report): Array<{ title: string; head: strin
     },
     {
       title: 'CPU per request (ms of CPU time in the measured run ÷ requests)',
-      head: ['System', 'Scenario', 'server', 'PostgreSQL', 'load generator', 'total'],
+      head: ['System', 'Scenario', 'server', 'of which event loop', 'PostgreSQL', 'load generator', 'total'],
       rows: scenarios.filter((s) => s.cpu_ms_per_request).map((s) => {
         const c = s.cpu_ms_per_request!;
         const total = c.server === null || c.database === null ? null : c.server + c.database + c.load;
-        return [SYSTEM_LABELS[s.system], s.scenario, num(c.server, 3), num(c.database, 3), num(c.load, 3), num(total, 3)];
+        return [SYSTEM_LABELS[s.system], s.scenario, num(c.server, 3), c.serverMain == null ? '–' : num(c.serverMain, 3),
+          num(c.database, 3), num(c.load, 3), num(total, 3)];
       }),
     },
     {

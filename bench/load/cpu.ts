@@ -6,6 +6,8 @@ import { readFileSync, readdirSync } from 'node:fs';
  */
 export interface CpuSnapshot {
   server: number | null;
+  /** The server's main thread alone (its event loop: JavaScript, parsing, I/O callbacks); the rest is its thread pool. */
+  serverMain?: number | null;
   database: number | null;
   load: number;
 }
@@ -13,6 +15,7 @@ export interface CpuSnapshot {
 /** What is read at each end of the measured run: PostgreSQL per process, so processes that come and go count right. */
 export interface CpuReading {
   server: number | null;
+  serverMain: number | null;
   database: Map<string, number> | null;
   load: number;
 }
@@ -20,9 +23,10 @@ export interface CpuReading {
 /** USER_HZ: the unit of /proc/<pid>/stat's times, 100 on every Linux this runs on. */
 const TICK_MS = 10;
 
-function processCpuMs(pid: number | string): number | null {
+/** `/proc/<pid>/stat` covers every thread of the process; `/proc/<pid>/task/<pid>/stat` its main thread alone. */
+function processCpuMs(pid: number | string, mainThreadOnly = false): number | null {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = readFileSync(mainThreadOnly ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, 'utf8');
     // Fields after the parenthesised command name: state is field 3, utime 14, stime 15.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
@@ -60,6 +64,7 @@ export function cpuSnapshot(serverPid: number | undefined): CpuReading {
   const own = process.cpuUsage();
   return {
     server: serverPid ? processCpuMs(serverPid) : null,
+    serverMain: serverPid ? processCpuMs(serverPid, true) : null,
     database: postgresCpuMs(),
     load: (own.user + own.system) / 1000,
   };
@@ -73,11 +78,12 @@ export function cpuSnapshot(serverPid: number | undefined): CpuReading {
 export function cpuPerRequest(before: CpuReading, after: CpuReading, requests: number): CpuSnapshot | null {
   if (requests <= 0) return null;
   const server = before.server === null || after.server === null ? null : (after.server - before.server) / requests;
+  const serverMain = before.serverMain === null || after.serverMain === null ? null : (after.serverMain - before.serverMain) / requests;
   let database: number | null = null;
   if (before.database && after.database) {
     let spent = 0;
     for (const [pid, ms] of after.database) spent += ms - (before.database.get(pid) ?? 0);
     database = spent / requests;
   }
-  return { server, database, load: (after.load - before.load) / requests };
+  return { server, serverMain, database, load: (after.load - before.load) / requests };
 }

@@ -57,6 +57,8 @@ export interface UsersTable {
   lockout_count: Generated<number>;
   must_change_password: Generated<boolean>;
   tokens_valid_after: NullableTimestamp;
+  /** Bumped by every new session in the same statement (see `signInStatement` in auth/login.repo.ts). */
+  sessions_version: Generated<number>;
   max_sessions: number | null;
   max_devices: number | null;
   deleted_at: NullableTimestamp;

@@ -12,15 +12,19 @@ export function createRefreshCookie(config: Config) {
   const options = (maxAge: number) => ({
     httpOnly: true, secure: !config.DEBUG, sameSite: 'strict' as const, path: config.API_PREFIX, maxAge,
   });
+  // Cookies are read and written here only, so no request pays for a cookie hook (`@fastify/cookie` runs with
+  // `hook: false` and serves its parser and serializer).
+  const set = (reply: FastifyReply, raw: string, maxAge: number) =>
+    reply.header('set-cookie', reply.server.serializeCookie(name, raw, options(maxAge)));
   return {
     enabled: config.REFRESH_TOKEN_COOKIE_ENABLED,
-    set: (reply: FastifyReply, raw: string, maxAge: number) => reply.setCookie(name, raw, options(maxAge)),
-    clear: (reply: FastifyReply) => reply.setCookie(name, '', options(0)),
+    set,
+    clear: (reply: FastifyReply) => set(reply, '', 0),
     /** A token answer as sent: in cookie mode the refresh token travels only in the HttpOnly cookie, never in JSON. */
     withCookie<T extends object>(reply: FastifyReply, body: T): T {
       const tokens = body as { refresh_token?: string; refresh_expires_in?: number };
       if (!config.REFRESH_TOKEN_COOKIE_ENABLED || !tokens.refresh_token) return body;
-      reply.setCookie(name, tokens.refresh_token, options(tokens.refresh_expires_in ?? config.JWT_REFRESH_TOKEN_LIFETIME));
+      set(reply, tokens.refresh_token, tokens.refresh_expires_in ?? config.JWT_REFRESH_TOKEN_LIFETIME);
       const { refresh_token: _omitted, ...rest } = tokens;
       return rest as T;
     },
@@ -28,7 +32,8 @@ export function createRefreshCookie(config: Config) {
     read(req: FastifyRequest, fromBody: string | undefined): string | undefined {
       if (fromBody) return fromBody;
       if (!config.REFRESH_TOKEN_COOKIE_ENABLED) return undefined;
-      const raw = req.cookies?.[name];
+      const header = req.headers.cookie;
+      const raw = header ? req.server.parseCookie(header)[name] : undefined;
       if (!raw) return undefined;
       if (!/^application\/([a-z0-9.+-]*\+)?json\b/i.test(req.headers['content-type'] ?? '')) throw new AppError('UNSUPPORTED_MEDIA_TYPE');
       const allowed = req.application?.allowed_origins ?? [];

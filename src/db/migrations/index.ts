@@ -7,6 +7,7 @@ import * as m0005 from './0005_password_history.js';
 import * as m0006 from './0006_two_factor.js';
 import * as m0007 from './0007_magic_links.js';
 import * as m0008 from './0008_password_normalization.js';
+import * as m0009 from './0009_sessions_version.js';
 
 /** Every migration, in order. Migrations are frozen once released: add a new one, never edit an old one. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0006_two_factor': m0006,
   '0007_magic_links': m0007,
   '0008_password_normalization': m0008,
+  '0009_sessions_version': m0009,
 };

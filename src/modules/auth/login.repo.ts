@@ -1,8 +1,10 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
+import { dateOrNull } from '../../db/json-row.js';
 import { precompile } from '../../db/precompiled.js';
 import { grantArrays } from '../rbac/rbac.repo.js';
 import { PUBLIC_USER_COLUMNS } from '../users/user-columns.js';
+import type { PublicUser } from '../users/users.repo.js';
 
 type Args = { id: number; now: Date };
 
@@ -29,4 +31,98 @@ export async function recordLogin(db: Executor, id: number, now: Date, unlessLoc
   if (!row) return undefined;
   const { roles, permissions, ...user } = row;
   return { user, grants: { roles: roles ?? [], permissions: permissions ?? [] } };
+}
+
+/** What the one-statement login writes: the session about to be opened and the attempt that opened it. */
+export interface SignInArgs {
+  id: number;
+  now: Date;
+  applicationId: number | null;
+  deviceId: string;
+  deviceInfo: string | null;
+  deviceSummary: string | null;
+  ip: string | null;
+  userAgent: string | null;
+  expiresAt: Date;
+  tokenHash: string;
+  maxDevices: number;
+  maxSessions: number;
+  identifier: string;
+  method: string;
+}
+
+/**
+ * A successful login's writes in one statement, when it can be sure of them: the account statement of
+ * `recordLogin`, the session with its first refresh token (bumping `sessions_version`), the attempt and, with
+ * `withEvent`, the `login` audit event. One round trip instead of a transaction of six.
+ *
+ * The session and device limits need the account's active sessions as they are once its row is locked. A
+ * statement reads with the snapshot it started with, so the rows are read as of then, and the row is locked
+ * (`for update`, which answers the row's latest version) in the same statement: when the latest `sessions_version`
+ * equals the one of the snapshot, no session was added since, because every new session bumps it in its own
+ * transaction. Then the read is current and the limits are checked on it. Otherwise, or when a limit is reached
+ * (a session to end, or a refusal), the statement writes nothing and answers `fits: false`: the caller takes the
+ * transaction path. `unlocked: false`: the account was locked meanwhile, and nothing is written either.
+ */
+const signInQuery = (unlessLocked: boolean, withEvent: boolean) => (db: Executor, a: SignInArgs) => {
+  const grants = grantArrays(a.id, sql<boolean>`u.is_superuser`);
+  const unlocked = unlessLocked ? sql`(select locked_until is null or locked_until <= ${a.now} from lk)` : sql`true`;
+  const event = withEvent ? sql`, ev as (
+      insert into audit_events (event_type, severity, user_id, application_id, ip_address, user_agent, details, created_at)
+      select 'login', 'info', ${a.id}::bigint, ${a.applicationId}::bigint, ${a.ip}::text, ${a.userAgent}::text,
+        jsonb_build_object('method', ${a.method}::text, 'session_id', s.id), ${a.now}::timestamptz from s)` : sql``;
+  return { compile: () => sql<SignInRow>`
+    with snap as (select sessions_version from users where id = ${a.id}),
+    lk as (select sessions_version, locked_until from users where id = ${a.id} for update),
+    active as (select device_id from sessions where user_id = ${a.id} and revoked_at is null and expires_at > ${a.now}),
+    ok as (select ${unlocked} as unlocked,
+      (${a.maxDevices}::int <= 0 and ${a.maxSessions}::int <= 0)
+      or ((select sessions_version from lk) = (select sessions_version from snap)
+        and (${a.maxDevices}::int <= 0 or ${a.deviceId}::text in (select device_id from active)
+          or (select count(distinct device_id) from active) < ${a.maxDevices}::int)
+        and (${a.maxSessions}::int <= 0 or (select count(*) from active) < ${a.maxSessions}::int)) as fits),
+    u as (update users set last_login = ${a.now}, failed_login_count = 0, lockout_count = 0, locked_until = null,
+        sessions_version = sessions_version + 1
+      where id = ${a.id} and (select unlocked and fits from ok)
+      returning ${sql.join(PUBLIC_USER_COLUMNS.map((c) => sql.ref(c)))}),
+    s as (insert into sessions (user_id, application_id, device_id, device_info, device_summary, ip_address, user_agent,
+        created_at, last_used_at, expires_at)
+      select u.id, ${a.applicationId}::bigint, ${a.deviceId}::text, ${a.deviceInfo}::text, ${a.deviceSummary}::text,
+        ${a.ip}::text, ${a.userAgent}::text, ${a.now}::timestamptz, ${a.now}::timestamptz, ${a.expiresAt}::timestamptz from u
+      returning id),
+    rt as (insert into refresh_tokens (session_id, user_id, application_id, token_hash, created_at, expires_at, ip_address, device_info)
+      select s.id, ${a.id}::bigint, ${a.applicationId}::bigint, ${a.tokenHash}::text, ${a.now}::timestamptz,
+        ${a.expiresAt}::timestamptz, ${a.ip}::text, ${a.deviceInfo}::text from s),
+    att as (insert into login_attempts (identifier, method, user_id, ip_address, application_id, success, failure_reason, created_at)
+      select ${a.identifier}::text, ${a.method}::text, ${a.id}::bigint, ${a.ip}::text, ${a.applicationId}::bigint, true, null,
+        ${a.now}::timestamptz from s)${event}
+    select json_build_object('unlocked', ok.unlocked, 'fits', ok.fits, 'session_id', s.id, 'user', row_to_json(u),
+      'roles', ${grants.roles}, 'permissions', ${grants.permissions}) as outcome
+    from ok left join u on true left join s on true`.compile(db) };
+};
+
+/** The outcome as one JSON value: the driver parses one field instead of describing and converting 26 columns. */
+type SignInRow = { outcome: { unlocked: boolean | null; fits: boolean | null; session_id: number | null;
+  user: (Omit<PublicUser, 'created_at' | 'last_login'> & { created_at: string; last_login: string | null }) | null;
+  roles: string[] | null; permissions: string[] | null } };
+
+const signInMarkers: SignInArgs = {
+  id: -1, now: new Date(0), applicationId: -2, deviceId: '\u0000device', deviceInfo: '\u0000info', deviceSummary: '\u0000summary',
+  ip: '\u0000ip', userAgent: '\u0000agent', expiresAt: new Date(1), tokenHash: '\u0000hash', maxDevices: -3, maxSessions: -4,
+  identifier: '\u0000identifier', method: '\u0000method',
+};
+const signInVariants = [false, true].map((unlessLocked) => [false, true].map((withEvent) =>
+  precompile(signInQuery(unlessLocked, withEvent), signInMarkers)));
+
+export type SignInOutcome =
+  | { kind: 'locked' }
+  | { kind: 'fallback' }
+  | { kind: 'signed_in'; sessionId: number; user: PublicUser; grants: { roles: string[]; permissions: string[] } };
+
+export async function signInStatement(db: Executor, a: SignInArgs, opts: { unlessLocked: boolean; withEvent: boolean }): Promise<SignInOutcome> {
+  const row = (await signInVariants[Number(opts.unlessLocked)]![Number(opts.withEvent)]!(db, a))?.outcome;
+  if (!row?.unlocked) return { kind: 'locked' };
+  if (!row.fits || row.session_id === null || !row.user) return { kind: 'fallback' };
+  const user = { ...row.user, created_at: new Date(row.user.created_at), last_login: dateOrNull(row.user.last_login) };
+  return { kind: 'signed_in', sessionId: row.session_id, user, grants: { roles: row.roles ?? [], permissions: row.permissions ?? [] } };
 }

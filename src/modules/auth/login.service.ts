@@ -109,7 +109,7 @@ export function createLoginService(deps: Deps) {
     if (scope === '2fa_setup_only') return refuseUntilTwoFactor(user, identifier, deviceInfo, meta);
     let done: { row: users.PublicUser; grants: Grants; issued: IssuedTokens };
     try {
-      done = await db.transaction().execute(async (trx) => {
+      done = await signInAtOnce(user, identifier, deviceInfo, meta, scope) ?? await db.transaction().execute(async (trx) => {
         const now = clock.now();
         // The lock was checked before the password; a concurrent failure may have locked the account since.
         const recorded = await loginRepo.recordLogin(trx, user.id, now, lockout.enabled());
@@ -128,6 +128,21 @@ export function createLoginService(deps: Deps) {
       throw err;
     }
     return tokenResponseOf(done.row, done.grants, done.issued);
+  }
+
+  /**
+   * The usual case in one statement (`signInStatement`): account statement, session, attempt and audit event. Answers
+   * undefined when the statement could not be sure of the session limits, and the transaction below decides.
+   */
+  async function signInAtOnce(user: users.LoginUser, identifier: string, deviceInfo: string | undefined, meta: LoginMeta,
+    scope: TokenScope) {
+    const session = sessions.prepare(user, deviceInfo, meta);
+    const outcome = await loginRepo.signInStatement(db, {
+      ...session, id: user.id, tokenHash: session.refresh.hash, identifier: identifier.slice(0, 254), method: meta.method,
+    }, { unlessLocked: lockout.enabled(), withEvent: audit.enabled('info') });
+    if (outcome.kind === 'locked') throw await lockout.lockedErrorOf(user.id);
+    if (outcome.kind === 'fallback') return undefined;
+    return { row: outcome.user, grants: outcome.grants, issued: await sessions.issue(session, outcome.sessionId, scope) };
   }
 
   async function loadUser(userId: number) {

@@ -16,7 +16,9 @@ export interface NewSession {
 }
 
 const insertSessionQuery = (db: Executor, a: NewSession) =>
-  db.with('s', (qb) => qb.insertInto('sessions').values({
+  db.with('v', (qb) => qb.updateTable('users').set((eb) => ({ sessions_version: eb('sessions_version', '+', 1) }))
+    .where('id', '=', a.userId))
+    .with('s', (qb) => qb.insertInto('sessions').values({
     user_id: a.userId, application_id: a.applicationId, device_id: a.deviceId, device_info: a.deviceInfo,
     device_summary: a.deviceSummary, ip_address: a.ip, user_agent: a.userAgent, created_at: a.now, last_used_at: a.now,
     expires_at: a.expiresAt,
@@ -36,7 +38,11 @@ const insertSession = precompile(insertSessionQuery, {
   ip: '\u0000ip', userAgent: '\u0000agent', now: new Date(0), expiresAt: new Date(1), tokenHash: '\u0000hash',
 });
 
-/** A session and its first refresh token in one statement; answers the session id. */
+/**
+ * A session and its first refresh token in one statement, which also bumps the account's `sessions_version` (every
+ * new session does: a login's one-statement path tells from it whether its view of the sessions is current).
+ * Answers the session id.
+ */
 export const insertSessionWithToken = async (db: Executor, session: NewSession) => (await insertSession(db, session))!.session_id;
 
 /**

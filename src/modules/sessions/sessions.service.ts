@@ -26,6 +26,23 @@ export interface SessionUser {
   max_devices: number | null;
 }
 
+/** A session about to be opened: what its row holds, its first refresh token, and the limits it must fit in. */
+export interface PreparedSession {
+  userId: number;
+  applicationId: number | null;
+  deviceId: string;
+  deviceInfo: string | null;
+  deviceSummary: string | null;
+  ip: string | null;
+  userAgent: string | null;
+  now: Date;
+  expiresAt: Date;
+  refresh: { raw: string; hash: string };
+  /** 0: no limit. */
+  maxDevices: number;
+  maxSessions: number;
+}
+
 export interface IssuedTokens {
   access_token: string;
   refresh_token: string;
@@ -51,12 +68,11 @@ export function createSessionService({ db, clock, config, audit }: Deps) {
   }
 
   /** Device and session limits (DECISIONS.md): deny with 409, or end the oldest device's or session's sessions. */
-  async function enforceLimits(trx: Executor, user: SessionUser, deviceId: string, now: Date, userLocked: boolean): Promise<void> {
-    const maxDevices = user.max_devices ?? config.MAX_DEVICES;
-    const maxSessions = user.max_sessions ?? config.MAX_SESSIONS;
+  async function enforceLimits(trx: Executor, session: PreparedSession, userLocked: boolean): Promise<void> {
+    const { userId, deviceId, now, maxDevices, maxSessions } = session;
     if (maxDevices <= 0 && maxSessions <= 0) return;
-    if (!userLocked) await sessions.lockUserSessions(trx, user.id);
-    let active = await sessions.listActiveSessions(trx, user.id, now);
+    if (!userLocked) await sessions.lockUserSessions(trx, userId);
+    let active = await sessions.listActiveSessions(trx, userId, now);
     if (maxDevices > 0) {
       const devices = [...new Set(active.map((s) => s.device_id))]; // oldest first
       if (!devices.includes(deviceId) && devices.length >= maxDevices) {
@@ -82,22 +98,31 @@ export function createSessionService({ db, clock, config, audit }: Deps) {
    */
   async function open(trx: Executor, user: SessionUser, scope: TokenScope, deviceInfo: string | null | undefined,
     meta: RequestMeta, opts: { userLocked?: boolean } = {}): Promise<IssuedTokens> {
+    const session = prepare(user, deviceInfo, meta);
+    await enforceLimits(trx, session, opts.userLocked ?? false);
+    const sessionId = await sessions.insertSessionWithToken(trx, { ...session, tokenHash: session.refresh.hash });
+    return issue(session, sessionId, scope);
+  }
+
+  /** Everything a new session needs that no query decides: device, first refresh token, expiry, limits. */
+  function prepare(user: SessionUser, deviceInfo: string | null | undefined, meta: RequestMeta): PreparedSession {
     const now = clock.now();
     const device = describeDevice(deviceInfo, meta.userAgent);
-    const deviceId = deviceIdFor(user.id, device.normalized);
-    await enforceLimits(trx, user, deviceId, now, opts.userLocked ?? false);
-    const expiresAt = addSeconds(now, refreshLifetime);
-    const refresh = newRefreshToken();
-    const storedDeviceInfo = deviceInfo?.slice(0, 512) ?? null;
-    const sessionId = await sessions.insertSessionWithToken(trx, {
-      userId: user.id, applicationId: meta.applicationId, deviceId, deviceInfo: storedDeviceInfo, deviceSummary: device.summary,
-      ip: meta.ip, userAgent: meta.userAgent?.slice(0, 512) ?? null, now, expiresAt, tokenHash: refresh.hash,
-    });
-    const access = await accessToken(user.id, sessionId, meta.applicationId, scope);
     return {
-      access_token: access.token, refresh_token: refresh.raw, token_type: 'Bearer', expires_in: accessLifetime,
-      refresh_expires_in: refreshLifetime, session_id: String(sessionId), device_id: deviceId,
-      device_summary: device.summary, token_scope: scope,
+      userId: user.id, applicationId: meta.applicationId, deviceId: deviceIdFor(user.id, device.normalized),
+      deviceInfo: deviceInfo?.slice(0, 512) ?? null, deviceSummary: device.summary, ip: meta.ip,
+      userAgent: meta.userAgent?.slice(0, 512) ?? null, now, expiresAt: addSeconds(now, refreshLifetime), refresh: newRefreshToken(),
+      maxDevices: user.max_devices ?? config.MAX_DEVICES, maxSessions: user.max_sessions ?? config.MAX_SESSIONS,
+    };
+  }
+
+  /** The token pair of a session just stored (`sessionId`) from `session`. */
+  async function issue(session: PreparedSession, sessionId: number, scope: TokenScope): Promise<IssuedTokens> {
+    const access = await accessToken(session.userId, sessionId, session.applicationId, scope);
+    return {
+      access_token: access.token, refresh_token: session.refresh.raw, token_type: 'Bearer', expires_in: accessLifetime,
+      refresh_expires_in: refreshLifetime, session_id: String(sessionId), device_id: session.deviceId,
+      device_summary: session.deviceSummary, token_scope: scope,
     };
   }
 
@@ -233,7 +258,7 @@ export function createSessionService({ db, clock, config, audit }: Deps) {
     return open(trx, user, 'full', device?.device_info ?? null, meta);
   }
 
-  return { open, refresh, endSession, revokeByRefreshToken, blacklist, revokeAll, revokeOthers, reopenFull, accessToken, jwtKey };
+  return { open, prepare, issue, refresh, endSession, revokeByRefreshToken, blacklist, revokeAll, revokeOthers, reopenFull, accessToken, jwtKey };
 }
 
 export type SessionService = ReturnType<typeof createSessionService>;

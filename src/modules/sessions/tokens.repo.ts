@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { dateOrNull } from '../../db/json-row.js';
 import type { Executor, NewRow } from '../../db/database.js';
 import { precompile } from '../../db/precompiled.js';
 import { PUBLIC_USER_COLUMNS } from '../users/user-columns.js';
@@ -77,8 +78,6 @@ type BearerJson = Omit<BearerRow, DateColumn> & { [K in DateColumn]: BearerRow[K
 const bearerState = precompile((db: Executor, a: { userId: number; jti: string; sessionId: number; now: string }) =>
   db.selectFrom(bearerStateQuery(db, a).as('b')).select(sql<BearerJson>`row_to_json(b)`.as('state')),
 { userId: -1, jti: '\u0000jti', sessionId: -2, now: '\u0000now' });
-
-const dateOrNull = (v: string | null) => (v === null ? null : new Date(v));
 
 /** The user, whether the token is blacklisted and whether its session is open, in one query. */
 export async function findBearerState(db: Executor, userId: number, jti: string, sessionId: number, now: Date): Promise<BearerRow | undefined> {
