@@ -6,7 +6,7 @@ import type { Container } from './container.js';
 import { AppError } from './core/errors.js';
 import { throttled } from './core/throttle.js';
 import { errorHandler } from './http/error-handler.js';
-import { createGuards } from './http/guards.js';
+import { createGuards } from './http/guards/index.js';
 import { registerAppAuth } from './http/hooks/app-auth.js';
 import { registerCors } from './http/hooks/cors.js';
 import { REDACT_PATHS, requestSerializer } from './http/hooks/logging.js';
@@ -84,7 +84,8 @@ export async function buildApp(container: Container, opts: BuildAppOptions = {})
     onStoreError: throttled((err: Error) => app.log.warn({ err: err.message }, 'rate-limit store unavailable, counting in memory'),
       60_000, () => container.clock.now().getTime()),
   });
-  const guards = documentedGuards(createGuards(config, rateLimiter, container.services.bearer, container.services.rbac));
+  const guards = documentedGuards(createGuards({ config, rateLimiter, bearer: container.services.bearer,
+    permissions: container.services.rbac, orgs: container.services.organizations.resolver }));
   const deps: RouteDeps = { container, guards, metrics, apiPrefix: config.API_PREFIX };
 
   for (const plugin of ROOT_ROUTES) await app.register(plugin, deps);

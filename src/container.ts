@@ -12,6 +12,8 @@ import { createLockoutService } from './modules/auth/lockout.service.js';
 import { createLoginService } from './modules/auth/login.service.js';
 import { createLogoutService } from './modules/auth/logout.service.js';
 import { createRegistrationService } from './modules/auth/registration.service.js';
+import { createMemberService } from './modules/organizations/members.service.js';
+import { createOrganizationService } from './modules/organizations/organizations.service.js';
 import { createOtpService } from './modules/otp/otp.service.js';
 import { createBreachChecker } from './modules/passwords/breach.js';
 import { createPasswordChangeService } from './modules/passwords/password-change.service.js';
@@ -84,6 +86,8 @@ export async function buildContainer(opts: ContainerOptions) {
   const adminUsers = createAdminUserService({ db, clock, audit, rbac, sessions });
   const security = createSecurityService({ db, clock, audit, sessions });
   const auditLogs = createAuditLogService({ db });
+  const organizations = createOrganizationService({ db, clock, config, audit });
+  const members = createMemberService({ db, clock, config, audit });
   const otp = createOtpService({ db, clock, config, outbox, codeKey: deriveKey(secretKey, 'otp') });
   const otpLogin = createOtpLoginService({ db, clock, config, users, otp, login, lockout, audit,
     codeKey: deriveKey(secretKey, 'otp') });
@@ -105,6 +109,7 @@ export async function buildContainer(opts: ContainerOptions) {
       outbox, applications, audit, users, rbac, sessions, bearer, lockout, login, registration, auth, profile,
       otpLogin, magicLinks,
       permissions, roles, userGrants, adminUsers, security, auditLogs, otp, passwords, twofactor, passwordChange, passwordReset,
+      organizations, members,
     },
   };
 }

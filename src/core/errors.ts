@@ -84,6 +84,10 @@ export const ERROR_CATALOGUE = {
   MEMBER_NOT_FOUND: { status: 404, message: 'Member not found' },
   LAST_OWNER_CANNOT_BE_DEMOTED: { status: 400, message: 'The last owner cannot be demoted' },
   LAST_OWNER_CANNOT_BE_REMOVED: { status: 400, message: 'The last owner cannot be removed' },
+  ORG_SLUG_REQUIRED: { status: 400, message: 'The X-Org-Slug header is required' },
+  MEMBER_LIMIT_EXCEEDED: { status: 400, message: 'The organization has reached its member limit' },
+  INVITATION_EMAIL_MISMATCH: { status: 403, message: 'This invitation was sent to another email address' },
+  INVALID_INVITATION: { status: 400, message: 'The invitation is invalid, used or expired' },
   // Passkeys
   WEBAUTHN_DISABLED: { status: 400, message: 'Passkeys are not enabled' },
   INVALID_CREDENTIAL: { status: 400, message: 'Invalid credential' },
@@ -105,6 +109,8 @@ export interface AppErrorOptions {
   /** Extra top-level body fields (for example `retry_after`, `requires_2fa`). */
   extra?: Record<string, unknown>;
   headers?: Record<string, string>;
+  /** The body is `details` alone, a bare field map (SPEC.md: organization-create validation). */
+  bare?: boolean;
 }
 
 export class AppError extends Error {

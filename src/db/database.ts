@@ -282,6 +282,48 @@ export interface MagicLinksTable {
   consumed_at: NullableTimestamp;
 }
 
+export interface OrganizationsTable {
+  id: Generated<number>;
+  name: string;
+  slug: string;
+  description: Generated<string>;
+  metadata: Json<Record<string, unknown>>;
+  is_active: Generated<boolean>;
+  /** 0: no limit. */
+  max_members: Generated<number>;
+  parent_id: number | null;
+  /** Materialized path: the ids of every ancestor, the root first; its length is the depth. */
+  ancestor_ids: ColumnType<number[], number[] | undefined, number[]>;
+  created_by: number | null;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+}
+
+export interface OrganizationMembersTable {
+  id: Generated<number>;
+  organization_id: number;
+  user_id: number;
+  org_role_id: number;
+  status: Generated<string>;
+  invited_by: number | null;
+  joined_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+}
+
+export interface OrganizationInvitationsTable {
+  id: Generated<number>;
+  organization_id: number;
+  email: string;
+  org_role_id: number;
+  token_hash: string;
+  status: Generated<string>;
+  invited_by: number | null;
+  accepted_by: number | null;
+  expires_at: Timestamp;
+  created_at: DefaultTimestamp;
+  responded_at: NullableTimestamp;
+}
+
 export interface DatabaseSchema {
   applications: ApplicationsTable;
   users: UsersTable;
@@ -305,6 +347,9 @@ export interface DatabaseSchema {
   totp_credentials: TotpCredentialsTable;
   backup_codes: BackupCodesTable;
   password_history: PasswordHistoryTable;
+  organizations: OrganizationsTable;
+  organization_members: OrganizationMembersTable;
+  organization_invitations: OrganizationInvitationsTable;
 }
 
 export type Db = Kysely<DatabaseSchema>;

@@ -29,7 +29,8 @@ export interface ErrorBody {
   [extra: string]: unknown;
 }
 
-export function bodyFor(err: AppError): ErrorBody {
+export function bodyFor(err: AppError): ErrorBody | Record<string, unknown> {
+  if (err.opts.bare) return err.opts.details as Record<string, unknown>;
   return {
     error: err.message,
     code: err.code,
@@ -65,7 +66,11 @@ export function toAppError(err: unknown): AppError {
 }
 
 export function errorHandler(err: unknown, req: FastifyRequest, reply: FastifyReply): FastifyReply {
-  const appErr = toAppError(err);
+  let appErr = toAppError(err);
+  // A route may answer its validation errors as a bare field map (SPEC.md: organization create).
+  if (appErr.code === 'VALIDATION_ERROR' && !appErr.opts.bare && req.routeOptions?.config?.bareValidationErrors) {
+    appErr = new AppError('VALIDATION_ERROR', { ...appErr.opts, bare: true });
+  }
   if (appErr.code === 'INTERNAL_ERROR' && !(err instanceof AppError)) {
     req.log.error({ err }, 'unhandled error');
   } else if (appErr.code === 'SERVICE_UNAVAILABLE' && !(err instanceof AppError)) {

@@ -1,7 +1,7 @@
 import type { SwaggerOptions } from '@fastify/swagger';
 import type { RouteOptions } from 'fastify';
 import type { Config } from '../config/settings.js';
-import type { Guards } from './guards.js';
+import type { Guards } from './guards/index.js';
 
 type SecurityRequirement = Record<string, string[]>;
 

@@ -1,4 +1,5 @@
 import type { AppContext } from '../modules/applications/applications.service.js';
+import type { OrgContext } from '../modules/organizations/org-context.js';
 import type { AuthContext } from '../modules/sessions/bearer.service.js';
 
 declare module 'fastify' {
@@ -9,9 +10,13 @@ declare module 'fastify' {
     application: AppContext | null;
     /** The authenticated user and token claims, once a user guard has passed. */
     auth: AuthContext | null;
+    /** The organization the request names and the caller's standing there, once an `org()` guard has passed. */
+    org: OrgContext | null;
   }
   interface FastifyContextConfig {
     /** `false` on the few routes that answer without application credentials (docs viewers). */
     appAuth?: boolean;
+    /** Validation errors answer a bare field map, as SPEC.md says of organization create. */
+    bareValidationErrors?: boolean;
   }
 }

@@ -8,6 +8,8 @@ import authRoutes from '../modules/auth/auth.routes.js';
 import docsRoutes from '../modules/docs/docs.routes.js';
 import healthRoutes from '../modules/ops/health.routes.js';
 import metricsRoutes from '../modules/ops/metrics.routes.js';
+import memberRoutes from '../modules/organizations/members.routes.js';
+import organizationRoutes from '../modules/organizations/organizations.routes.js';
 import otpRoutes from '../modules/otp/otp.routes.js';
 import passwordlessRoutes from '../modules/passwordless/passwordless.routes.js';
 import passwordRoutes from '../modules/passwords/passwords.routes.js';
@@ -16,7 +18,7 @@ import permissionRoutes from '../modules/rbac/permissions.routes.js';
 import roleRoutes from '../modules/rbac/roles.routes.js';
 import userGrantRoutes from '../modules/rbac/user-grants.routes.js';
 import twoFactorRoutes from '../modules/twofactor/twofactor.routes.js';
-import type { Guards } from './guards.js';
+import type { Guards } from './guards/index.js';
 
 export interface RouteDeps {
   container: Container;
@@ -42,6 +44,8 @@ export const API_ROUTES: RoutePlugin[] = [
   passwordlessRoutes,
   passwordRoutes,
   twoFactorRoutes,
+  organizationRoutes,
+  memberRoutes,
 ];
 
 /** Operational routes at the root: no prefix, no application credentials. */

@@ -23,17 +23,19 @@ export const DEFAULT_ROLES = [
 ] as const;
 
 export const ORG_PERMISSIONS = [
+  { code: 'org.owner', name: 'Own organization', description: 'Delete the organization and hand over ownership' },
   { code: 'org.view', name: 'View organization', description: 'See the organization, its tree and members' },
-  { code: 'org.manage', name: 'Manage organization', description: 'Edit the organization' },
+  { code: 'org.manage', name: 'Manage organization', description: 'Edit the organization, create and move sub-organizations' },
   { code: 'org.members.invite', name: 'Invite members', description: 'Invite and add members' },
   { code: 'org.members.manage', name: 'Manage members', description: 'Change member roles' },
   { code: 'org.members.remove', name: 'Remove members', description: 'Remove members' },
 ] as const;
 
+/** DECISIONS.md "Organizations": SPEC.md's table plus `org.owner` and `org.view`, which SPEC.md's endpoints check. */
 export const ORG_ROLES = [
   { code: 'owner', name: 'Owner', description: 'Full control of the organization', weight: 100,
-    permissions: ['org.manage', 'org.members.invite', 'org.members.manage', 'org.members.remove'] },
+    permissions: ['org.owner', 'org.manage', 'org.members.invite', 'org.members.manage', 'org.members.remove', 'org.view'] },
   { code: 'admin', name: 'Admin', description: 'Invites and manages members', weight: 80,
-    permissions: ['org.members.invite', 'org.members.manage'] },
+    permissions: ['org.members.invite', 'org.members.manage', 'org.view'] },
   { code: 'member', name: 'Member', description: 'Sees the organization', weight: 20, permissions: ['org.view'] },
 ] as const;

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../core/errors.js';
-import { authOf } from '../../http/guards.js';
+import { authOf } from '../../http/guards/index.js';
 import { createRefreshCookie } from '../../http/refresh-cookie.js';
 import { metaOf } from '../../http/request-meta.js';
 import type { RouteDeps } from '../../http/routes.js';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { authOf } from '../../http/guards.js';
+import { authOf } from '../../http/guards/index.js';
 import type { RouteDeps } from '../../http/routes.js';
 import {
   EmailVerifiedResponse, OtpRequestBody, OtpRequestResponse, OtpVerifyBody, PhoneVerifiedResponse,

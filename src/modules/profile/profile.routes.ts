@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { authOf } from '../../http/guards.js';
+import { authOf } from '../../http/guards/index.js';
 import type { RouteDeps } from '../../http/routes.js';
 import { ProfileResponse, RolesResponse, UpdateProfileBody, UpdateProfileResponse, type UpdateProfileInput } from './profile.schemas.js';
 

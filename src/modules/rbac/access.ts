@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { authOf, heldPermissions } from '../../http/guards.js';
+import { authOf, heldPermissions } from '../../http/guards/index.js';
 import type { RouteDeps } from '../../http/routes.js';
 import type { Actor } from './actor.js';
 

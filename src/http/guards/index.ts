@@ -1,0 +1,40 @@
+import type { Config } from '../../config/settings.js';
+import type { OrgContextResolver } from '../../modules/organizations/org-context.js';
+import type { PermissionSource } from '../../modules/rbac/permission-set.js';
+import type { BearerService } from '../../modules/sessions/bearer.service.js';
+import type { RateLimiter } from '../rate-limit.js';
+import { createFeatureGuard } from './feature.js';
+import { createOrgGuard } from './org.js';
+import { createPermissionGuard } from './permission.js';
+import { createUserGuard } from './user.js';
+
+export type { FeatureSwitch } from './feature.js';
+export { orgOf, requestedSlug, resolveOrgContext } from './org.js';
+export { heldPermissions } from './permission.js';
+export { authOf, type UserGuardOptions } from './user.js';
+
+export interface GuardDeps {
+  config: Config;
+  rateLimiter: RateLimiter;
+  bearer: BearerService;
+  permissions: PermissionSource;
+  orgs: OrgContextResolver;
+}
+
+/**
+ * Every guard a route may declare next to its path, one file per concern: feature switch, rate limit, user
+ * authentication and scope, permission, organization.
+ */
+export function createGuards({ config, rateLimiter, bearer, permissions, orgs }: GuardDeps) {
+  return {
+    feature: createFeatureGuard(config),
+    rateLimit: rateLimiter,
+    user: createUserGuard(config, bearer),
+    /** `permission('roles.manage')`, declared after `user()`: 403 PERMISSION_DENIED unless held. */
+    permission: createPermissionGuard(permissions),
+    /** `org('org.manage')`, declared after `user()`: the organization of `X-Org-Slug` and the caller's role there. */
+    org: createOrgGuard(orgs),
+  };
+}
+
+export type Guards = ReturnType<typeof createGuards>;

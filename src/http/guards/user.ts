@@ -1,0 +1,40 @@
+import type { FastifyRequest } from 'fastify';
+import type { Config } from '../../config/settings.js';
+import { AppError } from '../../core/errors.js';
+import type { BearerService } from '../../modules/sessions/bearer.service.js';
+import type { TokenScope } from '../../security/jwt.js';
+
+export interface UserGuardOptions {
+  /** Token scopes this route accepts (SPEC.md "Token scope"); default `full` only. */
+  scopes?: TokenScope[];
+  /** Authenticate when a bearer token is present and valid, carry on without one otherwise (logout/). */
+  optional?: boolean;
+}
+
+// The scheme name is case-insensitive (RFC 9110 §11.1); the token is RFC 6750's b64token.
+const BEARER_RE = /^Bearer[ ]+([A-Za-z0-9._~+/=-]+)$/i;
+
+/** Bearer authentication (401 UNAUTHORIZED/TOKEN_*) then the scope check (403 INSUFFICIENT_SCOPE). */
+export const createUserGuard = (config: Config, bearer: BearerService) =>
+  ({ scopes = ['full'], optional = false }: UserGuardOptions = {}) => async (req: FastifyRequest) => {
+    const header = req.headers.authorization;
+    if (!header || !config.JWT_AUTH_ENABLED) {
+      if (optional) return;
+      throw new AppError('UNAUTHORIZED');
+    }
+    const token = BEARER_RE.exec(header)?.[1];
+    try {
+      if (!token) throw new AppError('TOKEN_INVALID');
+      req.auth = await bearer.authenticate(token, req.application?.id ?? null);
+    } catch (err) {
+      if (optional) return;
+      throw err;
+    }
+    if (!scopes.includes(req.auth.claims.scope)) throw new AppError('INSUFFICIENT_SCOPE');
+  };
+
+/** The authenticated context of a route whose user guard is not optional. */
+export function authOf(req: FastifyRequest) {
+  if (!req.auth) throw new AppError('UNAUTHORIZED');
+  return req.auth;
+}

@@ -1,0 +1,41 @@
+import type { FastifyInstance } from 'fastify';
+import { PageOf, toPage } from '../../core/pagination.js';
+import { orgOf } from '../../http/guards/index.js';
+import type { RouteDeps } from '../../http/routes.js';
+import { MessageResponse } from '../../http/schema.js';
+import {
+  AddMemberBody, ChangeRoleBody, MemberListQuery, MemberParams, MemberResponse, memberUserId, RoleChangedResponse,
+  type AddMemberInput, type ChangeRoleInput, type MemberListInput,
+} from './members.schemas.js';
+import { orgActorOf } from './org-actor.js';
+
+const tags = ['organizations'];
+
+/** SPEC.md "Organizations": the members of the organization in `X-Org-Slug`. */
+export default async function memberRoutes(app: FastifyInstance, { container, guards }: RouteDeps) {
+  const { members } = container.services;
+  const access = (permission?: string) => [guards.feature('ORGANIZATIONS_ENABLED'), guards.user(), guards.org(permission)];
+
+  app.get('/organizations/members/', {
+    schema: { tags, querystring: MemberListQuery, response: { 200: PageOf(MemberResponse) } },
+    onRequest: access(),
+  }, async (req) => {
+    const { results, count, page } = await members.list(orgOf(req), req.query as MemberListInput);
+    return toPage(results, count, page, req.url);
+  });
+
+  app.post('/organizations/members/add/', {
+    schema: { tags, body: AddMemberBody, response: { 201: MemberResponse } },
+    onRequest: access('org.members.invite'),
+  }, async (req, reply) => reply.code(201).send(await members.add(orgActorOf(req), orgOf(req), req.body as AddMemberInput)));
+
+  app.patch('/organizations/members/:user_id/', {
+    schema: { tags, params: MemberParams, body: ChangeRoleBody, response: { 200: RoleChangedResponse } },
+    onRequest: access('org.members.manage'),
+  }, async (req) => members.changeRole(orgActorOf(req), orgOf(req), memberUserId(req.params), (req.body as ChangeRoleInput).role_code));
+
+  app.delete('/organizations/members/:user_id/remove/', {
+    schema: { tags, params: MemberParams, response: { 200: MessageResponse } },
+    onRequest: access('org.members.remove'),
+  }, async (req) => members.remove(orgActorOf(req), orgOf(req), memberUserId(req.params)));
+}
