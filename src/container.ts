@@ -12,6 +12,8 @@ import { createLockoutService } from './modules/auth/lockout.service.js';
 import { createLoginService } from './modules/auth/login.service.js';
 import { createLogoutService } from './modules/auth/logout.service.js';
 import { createRegistrationService } from './modules/auth/registration.service.js';
+import { createDashboardService } from './modules/dashboard/dashboard.service.js';
+import { createInvitationService } from './modules/organizations/invitations.service.js';
 import { createMemberService } from './modules/organizations/members.service.js';
 import { createOrganizationService } from './modules/organizations/organizations.service.js';
 import { createOtpService } from './modules/otp/otp.service.js';
@@ -75,8 +77,16 @@ export async function buildContainer(opts: ContainerOptions) {
   const lockout = createLockoutService({ db, clock, config, audit });
   const twofactor = createTwoFactorService({ db, clock, config, verifyPassword: users.verifyPassword, audit, lockout,
     sealer: createSealer(deriveKey(secretKey, 'totp')), codeKey: deriveKey(secretKey, 'backup-codes') });
+  const members = createMemberService({ db, clock, config, audit });
+  const invitations = createInvitationService({ db, clock, config, audit, outbox, members });
+  // Invitations waiting for a verified address become memberships when its account signs in or verifies it, never
+  // at the cost of that sign-in or verification; with organizations off, neither pays anything.
+  const acceptInvitations = config.ORGANIZATIONS_ENABLED
+    ? (user: { id: number }) => invitations.acceptPendingFor(user)
+      .catch((err: Error) => onError(`accepting invitations for user ${user.id} failed: ${err.message}`))
+    : undefined;
   const login = createLoginService({ db, clock, config, audit, lockout, sessions, rbac,
-    verifyPassword: users.verifyPassword, verifySecondFactor: twofactor.verifyLoginCode });
+    verifyPassword: users.verifyPassword, verifySecondFactor: twofactor.verifyLoginCode, onSignIn: acceptInvitations });
   const registration = createRegistrationService({ db, users, sessions, login, audit });
   const auth = createLogoutService({ db, sessions, audit });
   const profile = createProfileService({ db, clock, rbac });
@@ -87,8 +97,8 @@ export async function buildContainer(opts: ContainerOptions) {
   const security = createSecurityService({ db, clock, audit, sessions });
   const auditLogs = createAuditLogService({ db });
   const organizations = createOrganizationService({ db, clock, config, audit });
-  const members = createMemberService({ db, clock, config, audit });
-  const otp = createOtpService({ db, clock, config, outbox, codeKey: deriveKey(secretKey, 'otp') });
+  const dashboard = createDashboardService({ db, config });
+  const otp = createOtpService({ db, clock, config, outbox, codeKey: deriveKey(secretKey, 'otp'), onEmailVerified: acceptInvitations });
   const otpLogin = createOtpLoginService({ db, clock, config, users, otp, login, lockout, audit,
     codeKey: deriveKey(secretKey, 'otp') });
   const magicLinks = createMagicLinkService({ db, clock, config, outbox, login, lockout });
@@ -109,7 +119,7 @@ export async function buildContainer(opts: ContainerOptions) {
       outbox, applications, audit, users, rbac, sessions, bearer, lockout, login, registration, auth, profile,
       otpLogin, magicLinks,
       permissions, roles, userGrants, adminUsers, security, auditLogs, otp, passwords, twofactor, passwordChange, passwordReset,
-      organizations, members,
+      organizations, members, invitations, dashboard,
     },
   };
 }

@@ -26,3 +26,17 @@ export const databaseUrl = (name: string): string => `postgres://postgres@127.0.
 
 /** One database per system under test, dropped and recreated on every run. */
 export const DATABASES = { gatehouse: 'gatehouse_bench', betterAuth: 'betterauth_bench', baseline: 'baseline_bench' } as const;
+
+/**
+ * The seeded organizations (`setup/seed-organizations.ts`): trees of ten, each a chain from its root down to depth 5
+ * (`bench-org-<tree>-0` … `-5`) with one more organization beside the chain at depths 1 to 4 (`-1b` … `-4b`).
+ */
+export const ORG_TREES = 1000;
+export const ORGS_PER_TREE = 10;
+export const ORG_MEMBERSHIPS = 100_000;
+
+/** The tree (1-based) whose root account `i` belongs to, and only its root there: its role below is inherited. */
+export const homeTreeOf = (i: number): number => ((i - 1) % ORG_TREES) + 1;
+
+/** The depth-5 leaf of account `i`'s home tree. */
+export const homeLeafSlug = (i: number): string => `bench-org-${homeTreeOf(i)}-5`;

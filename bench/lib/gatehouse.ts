@@ -22,7 +22,10 @@ export interface Gatehouse {
   cleanup(): void;
 }
 
-/** The `medium` preset (refresh rotation on), with what would distort a load test switched off. */
+/**
+ * The `medium` preset (refresh rotation on), with what would distort a load test switched off, and organizations
+ * on for `org-detail` (the other scenarios send no organization header).
+ */
 function settings(kind: DatabaseKind, workDir: string): Record<string, string> {
   return {
     SVC_SHORTCUT_SECURE_MODE: 'medium',
@@ -31,6 +34,7 @@ function settings(kind: DatabaseKind, workDir: string): Record<string, string> {
     SVC_RATE_LIMITING_ENABLED: 'false',
     SVC_BREACH_CHECK_ENABLED: 'false',
     SVC_LOG_LEVEL: 'warn',
+    SVC_ORGANIZATIONS_ENABLED: 'true',
     SVC_PASSWORD_HASH_CONCURRENCY: String(HASH_CONCURRENCY),
     SVC_DATABASE_POOL_SIZE: String(POOL_SIZE),
     ...(kind === 'postgres' ? { SVC_DATABASE_URL: databaseUrl(DATABASES.gatehouse) } : { SVC_DATA_DIR: join(workDir, 'data') }),
@@ -52,13 +56,14 @@ async function createApp(env: Record<string, string>, cwd: string) {
   return { accessKey: app.access_key, accessSecret: app.access_secret };
 }
 
-const seedUsers = (env: Record<string, string>, count: number, hash: string) =>
-  runCommand(process.execPath, tsNode('setup/seed-users.ts', String(count), hash), { cwd: ROOT, env: cleanEnv(env), timeoutMs: 300_000 });
+const seed = (env: Record<string, string>, script: string, ...args: string[]) =>
+  runCommand(process.execPath, tsNode(`setup/${script}`, ...args), { cwd: ROOT, env: cleanEnv(env), timeoutMs: 300_000 });
 
 /**
- * PostgreSQL: migrate, seed and create the application through the CLI, seed the accounts, then serve.
- * PGlite: serve on an empty data dir (fresh start-up, migrations included), stop, create the application and seed
- * the accounts, serve again on the same dir (existing start-up). The database must exist and be empty.
+ * PostgreSQL: migrate, seed and create the application through the CLI, seed the accounts and the organizations,
+ * then serve. PGlite: serve on an empty data dir (fresh start-up, migrations included), stop, create the application
+ * and seed the accounts and the organizations, serve again on the same dir (existing start-up). The database must
+ * exist and be empty.
  */
 export async function startGatehouse(kind: DatabaseKind, userCount: number, hash: string): Promise<Gatehouse> {
   const workDir = mkdtempSync(join(tmpdir(), `gatehouse-bench-${kind}-`));
@@ -73,7 +78,8 @@ export async function startGatehouse(kind: DatabaseKind, userCount: number, hash
       stopped.push(await stopServer(await serve('Gatehouse · PGlite, fresh data dir (migrates)', env, workDir)));
     }
     const app = await createApp(env, workDir);
-    await seedUsers(env, userCount, hash);
+    await seed(env, 'seed-users.ts', String(userCount), hash);
+    await seed(env, 'seed-organizations.ts', String(userCount));
     const run = await serve(kind === 'postgres' ? 'Gatehouse · PostgreSQL, migrated database' : 'Gatehouse · PGlite, existing data dir', env, workDir);
     return { run, ...app, stopped, cleanup };
   } catch (err) {

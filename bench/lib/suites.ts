@@ -3,7 +3,7 @@ import { runCommand } from './children.js';
 import { BENCH_PASSWORD, DATABASES, HASH_CONCURRENCY, databaseUrl } from './fixtures.js';
 import { API_PREFIX, startGatehouse, type DatabaseKind } from './gatehouse.js';
 import { runLoad } from './load.js';
-import type { Options } from './options.js';
+import { GATEHOUSE_SCENARIOS, type Options } from './options.js';
 import { fromLoad, type Report, type System } from './report.js';
 import { ROOT, cleanEnv, startServer, stopServer, tsNode, type ServerRun } from './servers.js';
 import type { LoadJob, LoadKind } from './types.js';
@@ -71,9 +71,9 @@ export async function runBaselines(ctx: RunContext): Promise<void> {
 }
 
 export async function runGatehouse(ctx: RunContext, kind: DatabaseKind): Promise<void> {
-  const scenarios = (['login', 'me', 'refresh', 'login-failed', 'register'] as const).filter((s) => ctx.opts.only.has(s));
+  const scenarios = GATEHOUSE_SCENARIOS.filter((s) => ctx.opts.only.has(s));
   if (!scenarios.length && !ctx.opts.only.has('startup')) return;
-  log(`Gatehouse on ${kind === 'postgres' ? 'PostgreSQL' : 'PGlite'}: preparing (migrate, seed, ${ctx.opts.users} accounts)…`);
+  log(`Gatehouse on ${kind === 'postgres' ? 'PostgreSQL' : 'PGlite'}: preparing (migrate, seed, ${ctx.opts.users} accounts, organizations)…`);
   const gatehouse = await startGatehouse(kind, ctx.opts.users, ctx.seedHash);
   ctx.report.servers.push(...gatehouse.stopped);
   const system: System = `gatehouse-${kind}`;

@@ -16,21 +16,24 @@ async function postJson(url: string, headers: Record<string, string>, body: unkn
   return res;
 }
 
-/** `count` accounts starting at `first`, four at a time (the server hashes four at once anyway). */
-async function forAccounts<T>(first: number, count: number, job: LoadJob, fn: (email: string) => Promise<T>): Promise<T[]> {
+/** `count` accounts starting at `first` (`fn` gets each one's e-mail and number), four at a time. */
+async function forAccounts<T>(first: number, count: number, job: LoadJob, fn: (email: string, account: number) => Promise<T>): Promise<T[]> {
   const run = createLimiter(4);
   const indexes = Array.from({ length: count }, (_, k) => ((first - 1 + k) % job.userCount) + 1);
-  return Promise.all(indexes.map((i) => run(() => fn(userEmail(i)))));
+  return Promise.all(indexes.map((i) => run(() => fn(userEmail(i), i))));
 }
 
-export interface GatehouseTokens { access_token: string; refresh_token: string }
+/** The tokens of one signed-in account, and its number (`bench-user-<account>@example.com`). */
+export interface GatehouseTokens { access_token: string; refresh_token: string; account: number }
 
 /** Logs in `count` accounts, counting from the end of the seeded range so the login scenario's accounts stay fresh. */
 export function gatehouseLogins(job: LoadJob, count: number): Promise<GatehouseTokens[]> {
   const url = `${job.origin}${job.apiPrefix}login/email/`;
   const first = Math.max(1, job.userCount - count + 1);
-  return forAccounts(first, count, job, async (email) =>
-    (await (await postJson(url, gatehouseHeaders(job), { email, password: job.password })).json()) as GatehouseTokens);
+  return forAccounts(first, count, job, async (email, account) => {
+    const tokens = (await (await postJson(url, gatehouseHeaders(job), { email, password: job.password })).json()) as GatehouseTokens;
+    return { access_token: tokens.access_token, refresh_token: tokens.refresh_token, account };
+  });
 }
 
 /** Signs in `count` better-auth accounts and returns their session cookies (`name=value`). */

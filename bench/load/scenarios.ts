@@ -1,5 +1,5 @@
 import type { Request } from 'autocannon';
-import { userEmail } from '../lib/fixtures.js';
+import { homeLeafSlug, userEmail } from '../lib/fixtures.js';
 import type { LoadJob, LoadKind } from '../lib/types.js';
 import { betterAuthCookies, gatehouseHeaders, gatehouseLogins } from './prepare.js';
 
@@ -34,15 +34,25 @@ async function gatehouseLogin(job: LoadJob): Promise<Scenario> {
   };
 }
 
-async function gatehouseMe(job: LoadJob): Promise<Scenario> {
-  const tokens = (await gatehouseLogins(job, Math.min(job.connections, job.userCount))).map((t) => t.access_token);
-  const next = roundRobin(tokens.length);
+/**
+ * A GET of `path` on behalf of one signed-in account per connection, cycled; `extra` adds headers for an account
+ * (by its number).
+ */
+async function signedInGet(job: LoadJob, path: string, extra: (account: number) => Record<string, string> = () => ({})): Promise<Scenario> {
+  const signedIn = await gatehouseLogins(job, Math.min(job.connections, job.userCount));
+  const perAccount = signedIn.map((t) => ({ authorization: `Bearer ${t.access_token}`, ...extra(t.account) }));
+  const next = roundRobin(perAccount.length);
   const base = gatehouseHeaders(job);
   return {
-    path: `${job.apiPrefix}me/`, method: 'GET', headers: base, expectedStatus: 200,
-    request: { setupRequest: (req) => ({ ...req, headers: { ...base, authorization: `Bearer ${tokens[next() - 1]}` } }) },
+    path: `${job.apiPrefix}${path}`, method: 'GET', headers: base, expectedStatus: 200,
+    request: { setupRequest: (req) => ({ ...req, headers: { ...base, ...perAccount[next() - 1] } }) },
   };
 }
+
+const gatehouseMe = (job: LoadJob) => signedInGet(job, 'me/');
+
+/** Each account's depth-5 leaf of its home tree, where its role is inherited from the root (seed-organizations.ts). */
+const gatehouseOrgDetail = (job: LoadJob) => signedInGet(job, 'organizations/detail/', (account) => ({ 'x-org-slug': homeLeafSlug(account) }));
 
 /**
  * Rotation retires a refresh token on use; presenting it again after the grace window ends the session. So every
@@ -129,6 +139,7 @@ export const SCENARIOS: Record<LoadKind, (job: LoadJob) => Promise<Scenario>> = 
   'gatehouse-refresh': gatehouseRefresh,
   'gatehouse-login-failed': gatehouseLoginFailed,
   'gatehouse-register': gatehouseRegister,
+  'gatehouse-org-detail': gatehouseOrgDetail,
   'better-auth-sign-in': betterAuthSignIn,
   'better-auth-get-session': betterAuthGetSession,
   'bare-argon2-route': bareArgon2Route,

@@ -118,6 +118,7 @@ export const SETTINGS = {
   WEBAUTHN_RP_NAME: str('Gatehouse', 'WebAuthn relying-party name.'),
   ORGANIZATIONS_ENABLED: bool(false, 'Organization endpoints.'),
   ORG_ROLE_INHERITANCE: bool(true, 'A role held in an organization applies in all its descendants.'),
+  ORG_INVITATION_URL: url(null, ['http:', 'https:'], 'Page that accepts organization invitations: the email links to `{url}?token=…`. Unset: the email carries the token itself.'),
   ACCOUNT_DELETION_GRACE_PERIOD_DAYS: int(30, 'Days between a confirmed deletion request and anonymization.'),
   // Notifications
   EMAIL_BACKEND: oneOf('console', ['console', 'smtp', 'memory'] as const, 'Email delivery: `console`, `smtp`, or `memory` (tests).'),

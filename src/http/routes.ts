@@ -5,9 +5,11 @@ import adminUserRoutes from '../modules/admin/admin-users.routes.js';
 import securityRoutes from '../modules/admin/security.routes.js';
 import applicationRoutes from '../modules/applications/applications.routes.js';
 import authRoutes from '../modules/auth/auth.routes.js';
+import dashboardRoutes from '../modules/dashboard/dashboard.routes.js';
 import docsRoutes from '../modules/docs/docs.routes.js';
 import healthRoutes from '../modules/ops/health.routes.js';
 import metricsRoutes from '../modules/ops/metrics.routes.js';
+import invitationRoutes from '../modules/organizations/invitations.routes.js';
 import memberRoutes from '../modules/organizations/members.routes.js';
 import organizationRoutes from '../modules/organizations/organizations.routes.js';
 import otpRoutes from '../modules/otp/otp.routes.js';
@@ -46,6 +48,8 @@ export const API_ROUTES: RoutePlugin[] = [
   twoFactorRoutes,
   organizationRoutes,
   memberRoutes,
+  invitationRoutes,
+  dashboardRoutes,
 ];
 
 /** Operational routes at the root: no prefix, no application credentials. */

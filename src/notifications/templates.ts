@@ -13,6 +13,10 @@ export interface TemplateVars {
   minutes?: number;
   organization?: string;
   inviter?: string;
+  /** An invitation's role and lifetime, and its token when there is no link to carry it. */
+  role?: string;
+  days?: number;
+  token?: string;
   event?: string;
   date?: string;
   app?: string;
@@ -71,11 +75,25 @@ const COPY: Record<Purpose, Record<Language, Copy>> = {
   invitation: {
     en: {
       subject: (v) => `You are invited to join ${v.organization}`,
-      lines: (v) => [`${v.inviter ?? 'A member'} invited you to join ${v.organization}.`, 'Use the link below to accept the invitation.'],
+      lines: (v) => [
+        `${v.inviter ?? 'A member'} invited you to join ${v.organization}${v.role ? ` as ${v.role}` : ''}.`,
+        ...(v.token
+          ? [`Your invitation token: ${v.token}`, 'To accept, sign in and enter this token where the application asks for it (it sends it to organizations/invitations/accept/).']
+          : ['Use the link below to accept the invitation.']),
+        'Signing in with this email address, once it is verified, also accepts it.',
+        `It expires in ${v.days ?? 7} days. If you did not expect it, ignore this message.`,
+      ],
     },
     fr: {
       subject: (v) => `Vous êtes invité à rejoindre ${v.organization}`,
-      lines: (v) => [`${v.inviter ?? 'Un membre'} vous invite à rejoindre ${v.organization}.`, 'Utilisez le lien ci-dessous pour accepter l\'invitation.'],
+      lines: (v) => [
+        `${v.inviter ?? 'Un membre'} vous invite à rejoindre ${v.organization}${v.role ? ` en tant que ${v.role}` : ''}.`,
+        ...(v.token
+          ? [`Votre jeton d'invitation : ${v.token}`, 'Pour accepter, connectez-vous et saisissez ce jeton là où l\'application le demande (elle l\'envoie à organizations/invitations/accept/).']
+          : ['Utilisez le lien ci-dessous pour accepter l\'invitation.']),
+        'Vous connecter avec cette adresse e-mail, une fois vérifiée, l\'accepte aussi.',
+        `Elle expire dans ${v.days ?? 7} jours. Si vous ne l'attendiez pas, ignorez ce message.`,
+      ],
     },
   },
   security_alert: {

@@ -33,6 +33,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       unique (organization_id, user_id)
     )`.execute(db);
   await sql`create index organization_members_user_idx on organization_members (user_id, organization_id)`.execute(db);
+  // Member counts (per organization, per role) read the active rows of this index alone.
+  await sql`create index organization_members_active_idx on organization_members (organization_id, org_role_id) where status = 'active'`.execute(db);
 
   await sql`
     create table organization_invitations (

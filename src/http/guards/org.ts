@@ -10,6 +10,8 @@ export interface OrgGuardOptions {
   slugParam?: string;
   /** What a missing permission answers: INSUFFICIENT_PERMISSIONS, or NOT_OWNER for deleting (SPEC.md). */
   deniedCode?: 'INSUFFICIENT_PERMISSIONS' | 'NOT_OWNER';
+  /** Resolve the organization's detail (member count, parent, children) in the same query. */
+  detail?: boolean;
 }
 
 const SLUG_RE = new RegExp(SLUG_PATTERN);
@@ -25,8 +27,9 @@ export function requestedSlug(req: FastifyRequest, slugParam?: string): string |
  * role in one query. No slug → 400 ORG_SLUG_REQUIRED; unknown, or inactive for all but its owners → 404
  * ORG_NOT_FOUND; no role there (own or inherited) → 403 NOT_MEMBER; a role without `permission` → 403.
  */
-export async function resolveOrgContext(resolver: OrgContextResolver, slug: string, userId: number): Promise<OrgContext> {
-  const context = SLUG_RE.test(slug) ? await resolver.resolve(slug, userId) : undefined;
+export async function resolveOrgContext(resolver: OrgContextResolver, slug: string, userId: number,
+  opts: { detail?: boolean } = {}): Promise<OrgContext> {
+  const context = SLUG_RE.test(slug) ? await resolver.resolve(slug, userId, opts) : undefined;
   if (!context) throw new AppError('ORG_NOT_FOUND');
   if (!context.organization.is_active && context.role?.code !== OWNER) throw new AppError('ORG_NOT_FOUND');
   if (!context.role) throw new AppError('NOT_MEMBER');
@@ -38,7 +41,7 @@ export const createOrgGuard = (resolver: OrgContextResolver) =>
   (permission?: string, opts: OrgGuardOptions = {}) => async (req: FastifyRequest) => {
     const slug = requestedSlug(req, opts.slugParam);
     if (!slug) throw new AppError('ORG_SLUG_REQUIRED');
-    const context = await resolveOrgContext(resolver, slug, authOf(req).user.id);
+    const context = await resolveOrgContext(resolver, slug, authOf(req).user.id, { detail: opts.detail ?? false });
     if (permission && !context.permissions.has(permission)) throw new AppError(opts.deniedCode ?? 'INSUFFICIENT_PERMISSIONS');
     req.org = context;
   };

@@ -21,9 +21,15 @@ import type { LockoutService, LockTarget } from './lockout.service.js';
  */
 export type SecondFactorVerifier = (user: users.LoginUser, code: string) => Promise<boolean>;
 
+/**
+ * Runs after every completed sign-in, whatever the method, before the tokens are answered (organization invitations
+ * waiting for the account's verified email are accepted). It must not reject: a sign-in never fails because of it.
+ */
+export type SignInHook = (user: { id: number }) => Promise<unknown>;
+
 type Deps = {
   db: Db; clock: Clock; config: Config; audit: AuditService; lockout: LockoutService; sessions: SessionService;
-  rbac: RbacService; verifyPassword: PasswordVerifier['verify']; verifySecondFactor?: SecondFactorVerifier;
+  rbac: RbacService; verifyPassword: PasswordVerifier['verify']; verifySecondFactor?: SecondFactorVerifier; onSignIn?: SignInHook;
 };
 
 /** DECISIONS.md "Login protection": the restricted token of an administrator without 2FA lives 15 minutes. */
@@ -127,6 +133,7 @@ export function createLoginService(deps: Deps) {
       if (err instanceof AppError) await failed(identifier, meta, user.id, err.code.toLowerCase());
       throw err;
     }
+    if (deps.onSignIn) await deps.onSignIn(user);
     return tokenResponseOf(done.row, done.grants, done.issued);
   }
 

@@ -23,9 +23,11 @@ export interface OrgContext {
   role: OrgRoleGrant | null;
   /** The effective permissions: those of every role held there or above. */
   permissions: ReadonlySet<string>;
+  /** Resolved with `{ detail: true }`: what GET organizations/detail/ shows beyond the organization's own row. */
+  detail?: { member_count: number; parent: { id: number; name: string; slug: string } | null; children: Array<{ id: number; name: string; slug: string }> };
 }
 
 /** What the guard needs: one query for the organization and the caller's roles in it and above it. */
 export interface OrgContextResolver {
-  resolve(slug: string, userId: number): Promise<OrgContext | undefined>;
+  resolve(slug: string, userId: number, opts?: { detail?: boolean }): Promise<OrgContext | undefined>;
 }

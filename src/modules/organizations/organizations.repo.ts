@@ -3,49 +3,62 @@ import type { Executor, NewRow, RowUpdate } from '../../db/database.js';
 import type { Order } from '../../core/listing.js';
 import { precompile } from '../../db/precompiled.js';
 import type { OrganizationRow } from './org-context.js';
-import type { OrgRoleGrant } from './org-roles.js';
 import type { TreeRow } from './org-tree.js';
 
 const ORGANIZATION_COLUMNS = ['o.id', 'o.name', 'o.slug', 'o.description', 'o.metadata', 'o.is_active', 'o.max_members',
   'o.parent_id', 'o.ancestor_ids', 'o.created_at', 'o.updated_at'] as const;
 
-/** A role with its permission codes, as one JSON object (`r` is an `org_roles` row). */
-const roleJson = sql`json_build_object('code', r.code, 'name', r.name, 'weight', r.weight, 'permissions',
-  (select coalesce(array_agg(rp.permission_code order by rp.permission_code), '{}') from org_role_permissions rp where rp.org_role_id = r.id))`;
-
-type Json<T> = T;
+type OrganizationRef = { id: number; name: string; slug: string };
+/** What the detail shows beyond the context: active members, the parent and the children. */
+export type OrganizationDetail = { member_count: number; parent: OrganizationRef | null; children: OrganizationRef[] };
 type ContextJson = Omit<OrganizationRow, 'created_at' | 'updated_at'> & {
-  created_at: string; updated_at: string; own: Json<OrgRoleGrant> | null; inherited: Json<OrgRoleGrant[]> | null;
+  created_at: string; updated_at: string; own: number | null; inherited: number[] | null; detail?: OrganizationDetail;
 };
 
+/** The detail of organization `o` as one JSON value: three index lookups. */
+const detailJson = (id: unknown, parentId: unknown) => sql<OrganizationDetail>`json_build_object(
+  'member_count', (select count(*) from organization_members m where m.organization_id = ${id} and m.status = 'active'),
+  'parent', (select json_build_object('id', p.id, 'name', p.name, 'slug', p.slug) from organizations p where p.id = ${parentId}),
+  'children', (select coalesce(json_agg(json_build_object('id', c.id, 'name', c.name, 'slug', c.slug) order by c.name, c.id), '[]')
+    from organizations c where c.parent_id = ${id}))`;
+
 /**
- * The `org()` guard's one query: the organization named by `slug`, the caller's active role in it, and — with
- * inheritance — the roles it holds in the organization's ancestors (found through the materialized path, so the
- * whole resolution is index lookups: the slug, then memberships by (user, organization)). One JSON value.
+ * The `org()` guard's one query: the organization named by `slug`, the id of the caller's active role in it, and —
+ * with inheritance — the ids of the roles it holds in the organization's ancestors (found through the materialized
+ * path, so the whole resolution is index lookups: the slug, then memberships by (user, organization)). One JSON
+ * value. The roles themselves (fixed system roles) are known to the service.
  */
-const contextQuery = (inheritance: boolean) => precompile((db: Executor, a: { slug: string; userId: number }) =>
+const contextQuery = (inheritance: boolean, detail: boolean) => precompile((db: Executor, a: { slug: string; userId: number }) =>
   db.selectFrom('organizations as o').where('o.slug', '=', a.slug)
     .select(sql<ContextJson>`json_build_object(
       'id', o.id, 'name', o.name, 'slug', o.slug, 'description', o.description, 'metadata', o.metadata,
       'is_active', o.is_active, 'max_members', o.max_members, 'parent_id', o.parent_id, 'ancestor_ids', o.ancestor_ids,
       'created_at', o.created_at, 'updated_at', o.updated_at,
-      'own', (select ${roleJson} from organization_members m join org_roles r on r.id = m.org_role_id
+      'own', (select m.org_role_id from organization_members m
         where m.organization_id = o.id and m.user_id = ${a.userId} and m.status = 'active'),
-      'inherited', ${inheritance ? sql`(select json_agg(${roleJson}) from organization_members m join org_roles r on r.id = m.org_role_id
-        where m.organization_id = any(o.ancestor_ids) and m.user_id = ${a.userId} and m.status = 'active')` : sql`null`})`.as('context')),
+      'inherited', ${inheritance ? sql`(select array_agg(m.org_role_id) from organization_members m
+        where m.organization_id = any(o.ancestor_ids) and m.user_id = ${a.userId} and m.status = 'active')` : sql`null`}
+      ${detail ? sql`, 'detail', ${detailJson(sql`o.id`, sql`o.parent_id`)}` : sql``})`.as('context')),
 { slug: '\u0000slug', userId: -1 });
 
-const contextQueries = { on: contextQuery(true), off: contextQuery(false) };
+const contextQueries = [false, true].map((inheritance) => [false, true].map((detail) => contextQuery(inheritance, detail)));
 
-export async function findContext(db: Executor, slug: string, userId: number, inheritance: boolean) {
-  const row = await contextQueries[inheritance ? 'on' : 'off'](db, { slug, userId });
+/** `detail`: the same statement also answers the organization's detail (GET organizations/detail/ needs nothing more). */
+export async function findContext(db: Executor, slug: string, userId: number, inheritance: boolean, detail = false) {
+  const row = await contextQueries[Number(inheritance)]![Number(detail)]!(db, { slug, userId });
   if (!row) return undefined;
-  const { own, inherited, created_at, updated_at, ...organization } = row.context;
+  const { own, inherited, created_at, updated_at, detail: found, ...organization } = row.context;
   return {
     organization: { ...organization, created_at: new Date(created_at), updated_at: new Date(updated_at) },
-    own, inherited: inherited ?? [],
+    own, inherited: inherited ?? [], detail: found,
   };
 }
+
+const detailQuery = precompile((db: Executor, a: { id: number; parentId: number | null }) =>
+  db.selectNoFrom(detailJson(a.id, a.parentId).as('detail')), { id: -1, parentId: -2 });
+
+export const findDetail = async (db: Executor, id: number, parentId: number | null) =>
+  (await detailQuery(db, { id, parentId }))!.detail;
 
 export const findOrganization = (db: Executor, id: number) =>
   db.selectFrom('organizations as o').select(ORGANIZATION_COLUMNS).where('o.id', '=', id).executeTakeFirst();
@@ -153,6 +166,12 @@ export const findOrgRoles = (db: Executor) =>
       'name', p.name, 'description', p.description) order by p.code), '[]') from org_role_permissions rp
       join org_permissions p on p.code = rp.permission_code where rp.org_role_id = r.id)`.as('permissions')])
     .orderBy('r.weight', 'desc').execute();
+
+/** Every organization role with its permission codes (the service keeps them: system roles never change at runtime). */
+export const findOrgRoleGrants = (db: Executor) =>
+  db.selectFrom('org_roles as r').select(['r.id', 'r.code', 'r.name', 'r.weight',
+    sql<string[]>`(select coalesce(array_agg(rp.permission_code order by rp.permission_code), '{}') from org_role_permissions rp where rp.org_role_id = r.id)`.as('permissions')])
+    .execute();
 
 export const findOrgRoleByCode = (db: Executor, code: string) =>
   db.selectFrom('org_roles as r').select(['r.id', 'r.code', 'r.name', 'r.weight',

@@ -37,7 +37,7 @@ export default async function organizationRoutes(app: FastifyInstance, { contain
 
   app.get('/organizations/detail/', {
     schema: { tags, response: { 200: OrganizationResponse } },
-    onRequest: [enabled, user, guards.org()],
+    onRequest: [enabled, user, guards.org(undefined, { detail: true })],
   }, async (req) => organizations.detail(orgOf(req)));
 
   app.patch('/organizations/update/', {

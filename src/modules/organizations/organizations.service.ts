@@ -7,7 +7,7 @@ import type { Db, Executor, RowUpdate } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { AuditService } from '../audit/audit.service.js';
 import type { OrgContext, OrgContextResolver } from './org-context.js';
-import { effectiveRole, OWNER, type OrgStanding } from './org-roles.js';
+import { effectiveRole, OWNER, type OrgRoleGrant, type OrgStanding } from './org-roles.js';
 import { buildTree, childPath, fitsUnder, heightBelow, RESERVED_SLUGS, wouldCycle } from './org-tree.js';
 import {
   toOrganization, type CreateOrganizationInput, type OrganizationListInput, type UpdateOrganizationInput,
@@ -24,30 +24,40 @@ const MAX_METADATA_BYTES = 16 * 1024;
 export function createOrganizationService({ db, clock, config, audit }: Deps) {
   const inheritance = config.ORG_ROLE_INHERITANCE;
 
-  async function resolve(slug: string, userId: number): Promise<OrgContext | undefined> {
-    const found = await repo.findContext(db, slug, userId, inheritance);
+  /**
+   * The organization roles by id, read once: they are the seeded system roles, which nothing changes while serving
+   * (`gatehouse seed` only adds what is missing). An id not known yet (seeded since) reads them again.
+   */
+  let rolesById: Map<number, OrgRoleGrant> | undefined;
+  async function rolesOf(trx: Executor, ids: Array<number | null>): Promise<Array<OrgRoleGrant | null>> {
+    if (!rolesById || ids.some((id) => id !== null && !rolesById!.has(id))) {
+      rolesById = new Map((await repo.findOrgRoleGrants(trx)).map(({ id, ...role }) => [id, role]));
+    }
+    return ids.map((id) => (id === null ? null : rolesById!.get(id) ?? null));
+  }
+
+  async function resolve(slug: string, userId: number, trx: Executor = db, detail = false): Promise<OrgContext | undefined> {
+    const found = await repo.findContext(trx, slug, userId, inheritance, detail);
     if (!found) return undefined;
-    const standing: OrgStanding = { own: found.own, inherited: found.inherited };
+    const [own, ...inherited] = await rolesOf(trx, [found.own, ...found.inherited]);
+    const standing: OrgStanding = { own: own ?? null, inherited: inherited.filter((r): r is OrgRoleGrant => r !== null) };
     const role = effectiveRole(standing);
-    const permissions = new Set([found.own, ...found.inherited].flatMap((r) => r?.permissions ?? []));
-    return { organization: found.organization, standing, role, permissions };
+    const permissions = new Set([standing.own, ...standing.inherited].flatMap((r) => r?.permissions ?? []));
+    return { organization: found.organization, standing, role, permissions, ...(found.detail ? { detail: found.detail } : {}) };
   }
 
   /** The caller's context in the organization with this id (creating or moving under it), or none. */
   async function contextById(trx: Executor, id: number, userId: number) {
     const org = await repo.findOrganization(trx, id);
-    return org ? resolve(org.slug, userId) : undefined;
+    return org ? resolve(org.slug, userId, trx) : undefined;
   }
 
   /** The full Organization of SPEC.md, as the caller sees it. */
   async function present(trx: Executor, context: OrgContext) {
     const { organization } = context;
-    const [memberCount, parent, children] = await Promise.all([
-      repo.countActiveMembers(trx, organization.id),
-      organization.parent_id === null ? Promise.resolve(undefined) : repo.findSummary(trx, organization.parent_id),
-      repo.findChildren(trx, organization.id),
-    ]);
-    return toOrganization(organization, { memberCount, parent: parent ?? null, children, context });
+    const { member_count: memberCount, parent, children } = context.detail
+      ?? await repo.findDetail(trx, organization.id, organization.parent_id);
+    return toOrganization(organization, { memberCount, parent, children, context });
   }
 
   function checkSlug(slug: string, errors: FieldErrors) {
@@ -211,7 +221,7 @@ export function createOrganizationService({ db, clock, config, audit }: Deps) {
     return (await repo.findOrgRoles(db)).map(({ id: _id, created_at, ...role }) => ({ ...role, created_at: created_at.toISOString() }));
   }
 
-  const resolver: OrgContextResolver = { resolve };
+  const resolver: OrgContextResolver = { resolve: (slug, userId, opts) => resolve(slug, userId, db, opts?.detail) };
   return { resolver, resolve, create, list, detail, update, remove, tree, roles };
 }
 

@@ -8,7 +8,11 @@ import type { Purpose as TemplatePurpose } from '../../notifications/templates.j
 import { newOtpCode, OTP_MAX_ATTEMPTS, otpHmac, sameHmac } from '../../security/otp-code.js';
 import * as repo from './otp.repo.js';
 
-type Deps = { db: Db; clock: Clock; config: Config; outbox: OutboxService; codeKey: Buffer };
+type Deps = {
+  db: Db; clock: Clock; config: Config; outbox: OutboxService; codeKey: Buffer;
+  /** Runs once an account's email is verified (organization invitations to it are accepted); must not reject. */
+  onEmailVerified?: (user: { id: number }) => Promise<unknown>;
+};
 
 export type OtpType = 'email' | 'phone';
 
@@ -25,7 +29,7 @@ export function maskEmail(email: string): string {
 export const maskPhone = (phone: string): string => `+${'*'.repeat(Math.max(phone.length - 5, 1))}${phone.slice(-4)}`;
 
 /** DECISIONS.md "Codes, links, passwords": verification codes for the account's email address and phone. */
-export function createOtpService({ db, clock, config, outbox, codeKey }: Deps) {
+export function createOtpService({ db, clock, config, outbox, codeKey, onEmailVerified }: Deps) {
   /** Issues a code for `purpose`, retiring older ones, and queues the message in the same transaction. */
   async function issue(userId: number, purpose: OtpPurpose, otpType: OtpType, template: TemplatePurpose = 'otp') {
     const contact = await repo.findContact(db, userId);
@@ -83,6 +87,7 @@ export function createOtpService({ db, clock, config, outbox, codeKey }: Deps) {
       return !!await repo.markEmailVerified(trx, userId, live.recipient, live.now);
     });
     if (!ok) throw new AppError('INVALID_OTP');
+    if (onEmailVerified) await onEmailVerified({ id: userId });
     return { verifiedAt: live.now };
   }
 

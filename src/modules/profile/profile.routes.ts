@@ -1,19 +1,39 @@
-import type { FastifyInstance } from 'fastify';
-import { authOf } from '../../http/guards/index.js';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { authOf, requestedSlug, resolveOrgContext } from '../../http/guards/index.js';
 import type { RouteDeps } from '../../http/routes.js';
 import { ProfileResponse, RolesResponse, UpdateProfileBody, UpdateProfileResponse, type UpdateProfileInput } from './profile.schemas.js';
 
+const WITH_ORG_SLUG = 'With X-Org-Slug (SVC_ORGANIZATIONS_ENABLED on), organization_context holds the caller\'s effective role '
+  + 'and permissions there: 404 ORG_NOT_FOUND for an unknown slug, 403 NOT_MEMBER where the caller holds no role.';
+
 /** SPEC.md "Profile": GET/PATCH me/, GET me/roles/. */
 export default async function profileRoutes(app: FastifyInstance, { container, guards }: RouteDeps) {
-  const { profile } = container.services;
+  const { profile, organizations } = container.services;
   const user = guards.user();
+  // DECISIONS.md "Organizations": the header is optional here, and ignored while organizations are off.
+  const orgs = container.config.ORGANIZATIONS_ENABLED ? organizations.resolver : null;
 
-  app.get('/me/', { schema: { tags: ['profile'], response: { 200: ProfileResponse } }, onRequest: [user] },
-    async (req) => profile.fromAuthenticated(authOf(req).user));
+  /**
+   * The organization `X-Org-Slug` names, resolved as the `org()` guard does, or undefined without the header: the
+   * common case stays one branch, with no promise to wait for.
+   */
+  function namedOrganization(req: FastifyRequest) {
+    const slug = orgs && requestedSlug(req);
+    return orgs && slug ? resolveOrgContext(orgs, slug, authOf(req).user.id) : undefined;
+  }
+
+  app.get('/me/', { schema: { tags: ['profile'], description: WITH_ORG_SLUG, response: { 200: ProfileResponse } }, onRequest: [user] },
+    async (req) => {
+      const org = namedOrganization(req);
+      return profile.fromAuthenticated(authOf(req).user, org && await org);
+    });
 
   app.patch('/me/', { schema: { tags: ['profile'], body: UpdateProfileBody, response: { 200: UpdateProfileResponse } }, onRequest: [user] },
     async (req) => profile.update(authOf(req).user.id, req.body as UpdateProfileInput));
 
-  app.get('/me/roles/', { schema: { tags: ['profile'], response: { 200: RolesResponse } }, onRequest: [user] },
-    async (req) => profile.roles(authOf(req).user.id));
+  app.get('/me/roles/', { schema: { tags: ['profile'], description: WITH_ORG_SLUG, response: { 200: RolesResponse } }, onRequest: [user] },
+    async (req) => {
+      const org = namedOrganization(req);
+      return profile.roles(authOf(req).user.id, org && await org);
+    });
 }

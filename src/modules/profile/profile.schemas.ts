@@ -1,12 +1,29 @@
 import { Type, type Static } from 'typebox';
 import { toIso } from '../../core/clock.js';
 import { Nullable } from '../../http/schema.js';
-import type { Grants } from '../rbac/rbac.service.js';
+import type { OrgContext } from '../organizations/org-context.js';
+import { OrganizationRef } from '../organizations/organizations.schemas.js';
 import type { PublicUser } from '../users/users.repo.js';
 import { PersonFields } from '../users/users.schemas.js';
 import { StoredText } from '../users/users.schemas.js';
 
-const OrgSummary = Type.Object({ id: Type.Integer(), name: Type.String(), slug: Type.String() });
+/** The caller's standing in the organization named by `X-Org-Slug` (empty without one). */
+const OrganizationContext = Type.Object({
+  current_org: Nullable(OrganizationRef),
+  roles: Type.Array(Type.String(), { description: 'The effective organization role: the heaviest held there or above' }),
+  permissions: Type.Array(Type.String(), { description: 'The effective organization permissions: those of every role held there or above' }),
+});
+export type OrganizationContext = Static<typeof OrganizationContext>;
+
+export const NO_ORGANIZATION: OrganizationContext = { current_org: null, roles: [], permissions: [] };
+
+/**
+ * DECISIONS.md "Organizations": `roles` is the effective role alone (the `user_role` of the organization's detail).
+ * Any other role held there or above is lighter, and `permissions` (the union of all of them) already covers it.
+ */
+export function toOrganizationContext({ organization: { id, name, slug }, role, permissions }: OrgContext): OrganizationContext {
+  return { current_org: { id, name, slug }, roles: role ? [role.code] : [], permissions: [...permissions].sort() };
+}
 
 /** SPEC.md "Profile" (GET me/); the id is an integer here. */
 export const ProfileResponse = Type.Object({
@@ -23,23 +40,11 @@ export const ProfileResponse = Type.Object({
     marketing_emails: Type.Boolean(),
     two_factor_enabled: Type.Boolean(),
   }),
-  organization_context: Type.Object({
-    current_org: Nullable(OrgSummary),
-    roles: Type.Array(Type.String()),
-    permissions: Type.Array(Type.String()),
-  }),
+  organization_context: OrganizationContext,
 });
 export type Profile = Static<typeof ProfileResponse>;
 
-export interface OrgContext {
-  current_org: { id: number; name: string; slug: string } | null;
-  roles: string[];
-  permissions: string[];
-}
-
-export const NO_ORG: OrgContext = { current_org: null, roles: [], permissions: [] };
-
-export function toProfile(u: PublicUser, org: OrgContext = NO_ORG): Profile {
+export function toProfile(u: PublicUser, org: OrganizationContext = NO_ORGANIZATION): Profile {
   return {
     id: u.id, email: u.email, first_name: u.first_name, last_name: u.last_name, username: u.username, phone: u.phone,
     avatar: u.avatar, bio: u.bio, timezone: u.timezone, language: u.language, is_active: u.is_active,
@@ -70,4 +75,9 @@ export const UpdateProfileResponse = Type.Object({
   verification_required: Type.Object({ email_changed: Type.Boolean(), phone_changed: Type.Boolean() }),
 });
 
-export const RolesResponse = Type.Object({ roles: Type.Array(Type.String()), permissions: Type.Array(Type.String()) });
+/** The global roles and permissions; with `X-Org-Slug`, also the organization context. */
+export const RolesResponse = Type.Object({
+  roles: Type.Array(Type.String()),
+  permissions: Type.Array(Type.String()),
+  organization_context: Type.Optional(OrganizationContext),
+});

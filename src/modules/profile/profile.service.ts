@@ -2,12 +2,13 @@ import type { Clock } from '../../core/clock.js';
 import { AppError, type FieldErrors } from '../../core/errors.js';
 import type { Db, RowUpdate } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
+import type { OrgContext } from '../organizations/org-context.js';
 import type { RbacService } from '../rbac/rbac.service.js';
 import { normalizePhone } from '../users/contact.js';
 import * as users from '../users/users.repo.js';
 import type { PublicUser } from '../users/users.repo.js';
 import * as repo from './profile.repo.js';
-import { toProfile, type UpdateProfileInput } from './profile.schemas.js';
+import { toOrganizationContext, toProfile, type UpdateProfileInput } from './profile.schemas.js';
 
 type Deps = { db: Db; clock: Clock; rbac: RbacService };
 
@@ -59,11 +60,16 @@ export function createProfileService({ db, clock, rbac }: Deps) {
     return user;
   }
 
-  /** The profile of the authenticated user, from the row bearer authentication already read. */
-  const fromAuthenticated = (user: PublicUser) => toProfile(user);
+  /**
+   * The profile of the authenticated user, from the row bearer authentication already read; `org`: the organization
+   * the request names, whose context it carries.
+   */
+  const fromAuthenticated = (user: PublicUser, org?: OrgContext) => toProfile(user, org && toOrganizationContext(org));
 
-  async function roles(userId: number) {
-    return rbac.grantsOf(await load(userId));
+  /** GET me/roles/: the global roles and permissions, and with `org` the context there. */
+  async function roles(userId: number, org?: OrgContext) {
+    const grants = await rbac.grantsOf(await load(userId));
+    return org ? { ...grants, organization_context: toOrganizationContext(org) } : grants;
   }
 
   /** PATCH me/: only the editable fields; a changed phone must be verified again. */

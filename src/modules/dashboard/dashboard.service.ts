@@ -1,0 +1,35 @@
+import type { Config } from '../../config/settings.js';
+import type { Db } from '../../db/database.js';
+import * as repo from './dashboard.repo.js';
+import type { OrganizationFigures } from './dashboard.schemas.js';
+
+type Deps = { db: Db; config: Config };
+
+/** Two decimals: a dashboard figure, not an exact ratio. */
+const perOrganization = (members: number, organizations: number) =>
+  organizations === 0 ? 0 : Math.round((members / organizations) * 100) / 100;
+
+/** SPEC.md "Dashboard": figures for holders of `dashboard.view`, from counting queries on the source tables. */
+export function createDashboardService({ db, config }: Deps) {
+  /** GET dashboard/organizations/: `{enabled: false}` while organizations are off. */
+  async function organizations(): Promise<OrganizationFigures | { enabled: false }> {
+    if (!config.ORGANIZATIONS_ENABLED) return { enabled: false };
+    const [orgs, members] = await Promise.all([repo.countOrganizations(db), repo.memberFigures(db)]);
+    return {
+      enabled: true,
+      total_organizations: orgs.total,
+      active: orgs.active,
+      with_sub_orgs: orgs.with_sub_orgs,
+      members: {
+        total: members.total,
+        avg_per_org: perOrganization(members.total, orgs.total),
+        by_role: { owner: members.by_role.owner ?? 0, admin: members.by_role.admin ?? 0, member: members.by_role.member ?? 0 },
+      },
+      top_organizations: members.top,
+    };
+  }
+
+  return { organizations };
+}
+
+export type DashboardService = ReturnType<typeof createDashboardService>;
