@@ -7,6 +7,7 @@ import { AppError } from './core/errors.js';
 import { throttled } from './core/throttle.js';
 import { errorHandler } from './http/error-handler.js';
 import { createGuards } from './http/guards/index.js';
+import { registerAgentAuth } from './http/hooks/agent-auth.js';
 import { registerAppAuth } from './http/hooks/app-auth.js';
 import { registerCors } from './http/hooks/cors.js';
 import { REDACT_PATHS, requestSerializer } from './http/hooks/logging.js';
@@ -85,13 +86,14 @@ export async function buildApp(container: Container, opts: BuildAppOptions = {})
       60_000, () => container.clock.now().getTime()),
   });
   const guards = documentedGuards(createGuards({ config, rateLimiter, bearer: container.services.bearer,
-    permissions: container.services.rbac, orgs: container.services.organizations.resolver }));
+    permissions: container.services.rbac, orgs: container.services.organizations.resolver, agents: container.services.agentAuth }));
   const deps: RouteDeps = { container, guards, metrics, apiPrefix: config.API_PREFIX };
 
   for (const plugin of ROOT_ROUTES) await app.register(plugin, deps);
   await app.register(async (api) => {
     registerCors(api, container.services.applications);
     registerAppAuth(api, config, container.services.applications);
+    registerAgentAuth(api, config, container.services.agentAuth);
     // Set before the handler runs (a callback hook, not a send hook, on every API request): a route that caches
     // replaces it, and error answers keep it.
     api.addHook('onRequest', (_req, reply, done) => {

@@ -3,6 +3,8 @@ import type { Config } from './config/settings.js';
 import { systemClock, type Clock } from './core/clock.js';
 import { throttled } from './core/throttle.js';
 import type { Database } from './db/create-db.js';
+import { createAgentAuthService } from './modules/agents/agent-auth.service.js';
+import { createAgentTokenService } from './modules/agents/agent-tokens.service.js';
 import { createAdminUserService } from './modules/admin/admin-users.service.js';
 import { createAuditLogService } from './modules/admin/audit-logs.service.js';
 import { createSecurityService } from './modules/admin/security.service.js';
@@ -98,6 +100,8 @@ export async function buildContainer(opts: ContainerOptions) {
   const auditLogs = createAuditLogService({ db });
   const organizations = createOrganizationService({ db, clock, config, audit });
   const dashboard = createDashboardService({ db, config });
+  const agentAuth = createAgentAuthService({ db, clock, audit });
+  const agentTokens = createAgentTokenService({ db, clock, config, audit, rbac, orgs: organizations.resolver });
   const otp = createOtpService({ db, clock, config, outbox, codeKey: deriveKey(secretKey, 'otp'), onEmailVerified: acceptInvitations });
   const otpLogin = createOtpLoginService({ db, clock, config, users, otp, login, lockout, audit,
     codeKey: deriveKey(secretKey, 'otp') });
@@ -119,7 +123,7 @@ export async function buildContainer(opts: ContainerOptions) {
       outbox, applications, audit, users, rbac, sessions, bearer, lockout, login, registration, auth, profile,
       otpLogin, magicLinks,
       permissions, roles, userGrants, adminUsers, security, auditLogs, otp, passwords, twofactor, passwordChange, passwordReset,
-      organizations, members, invitations, dashboard,
+      organizations, members, invitations, dashboard, agentAuth, agentTokens,
     },
   };
 }

@@ -119,6 +119,11 @@ export const SETTINGS = {
   ORGANIZATIONS_ENABLED: bool(false, 'Organization endpoints.'),
   ORG_ROLE_INHERITANCE: bool(true, 'A role held in an organization applies in all its descendants.'),
   ORG_INVITATION_URL: url(null, ['http:', 'https:'], 'Page that accepts organization invitations: the email links to `{url}?token=…`. Unset: the email carries the token itself.'),
+  AIRS_ENABLED: bool(true, 'Agent tokens: `ai/*` endpoints and `AgentBearer` authentication.'),
+  AIRS_CONFIRMATION_REQUIRED: list([], 'Permission codes whose use by an agent waits for the delegating user\'s approval (202).'),
+  AIRS_CONFIRMATION_LIFETIME: int(600, 'Seconds a pending agent action can be approved and replayed.', lifetime),
+  AIRS_MAX_TOKEN_LIFETIME: int(86400, 'Longest agent-token lifetime in seconds (`expires_in`).', { min: 1 }),
+  AIRS_REDACT_PII: bool(false, 'Answers to agent requests show emails, phones, names and addresses as `***REDACTED***`.'),
   ACCOUNT_DELETION_GRACE_PERIOD_DAYS: int(30, 'Days between a confirmed deletion request and anonymization.'),
   // Notifications
   EMAIL_BACKEND: oneOf('console', ['console', 'smtp', 'memory'] as const, 'Email delivery: `console`, `smtp`, or `memory` (tests).'),

@@ -96,6 +96,15 @@ export const ERROR_CATALOGUE = {
   AUTH_FAILED: { status: 401, message: 'Authentication failed' },
   // Agents
   AGENT_PERMISSION_DENIED: { status: 403, message: 'The agent or its delegating user lacks this permission' },
+  AGENT_TOKEN_INVALID: { status: 401, message: 'Invalid agent token' },
+  AGENT_TOKEN_EXPIRED: { status: 401, message: 'The agent token has expired' },
+  AGENT_TOKEN_REVOKED: { status: 401, message: 'The agent token has been revoked' },
+  AGENT_TOKEN_SUSPENDED: { status: 403, message: 'The agent token is suspended' },
+  AGENT_NOT_ALLOWED: { status: 403, message: 'Agents cannot use this endpoint' },
+  AGENT_TOKEN_MISMATCH: { status: 403, message: 'This agent token is not the one named in the path' },
+  BUDGET_EXCEEDED: { status: 403, message: 'The agent token has reached its budget' },
+  ACTION_CONFIRMATION_INVALID: { status: 403, message: 'The action confirmation is invalid, used, expired or for another request' },
+  ACTION_REJECTED: { status: 403, message: 'The delegating user rejected this action' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

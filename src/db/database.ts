@@ -141,6 +141,7 @@ export interface AuditEventsTable {
   user_agent: string | null;
   request_id: string | null;
   trace_id: string | null;
+  agent_token_id: ColumnType<number | null, number | null | undefined, number | null>;
   details: Json<Record<string, unknown>>;
   created_at: DefaultTimestamp;
 }
@@ -324,6 +325,63 @@ export interface OrganizationInvitationsTable {
   responded_at: NullableTimestamp;
 }
 
+/** Decimal amounts come back as exact strings; they are written as strings too. */
+type Decimal = ColumnType<string, string | undefined, string>;
+type NullableDecimal = ColumnType<string | null, string | null | undefined, string | null>;
+
+export type AgentTokenStatus = 'ACTIVE' | 'SUSPENDED' | 'REVOKED' | 'EXPIRED';
+
+export interface AgentTokensTable {
+  id: Generated<number>;
+  user_id: number;
+  organization_id: number | null;
+  agent_id: string;
+  token_hash: string;
+  status: ColumnType<AgentTokenStatus, AgentTokenStatus | undefined, AgentTokenStatus>;
+  suspended_reason: string | null;
+  granted_permissions: string[];
+  expires_at: Timestamp;
+  max_requests_per_minute: number;
+  max_requests_total: ColumnType<number, number, number>;
+  max_failed_requests: number;
+  heartbeat_required_every: number | null;
+  budget_limit_usd: NullableDecimal;
+  request_count: Generated<number>;
+  window_started_at: NullableTimestamp;
+  window_count: Generated<number>;
+  failed_count: Generated<number>;
+  spend_usd: Decimal;
+  prompt_tokens: Generated<number>;
+  completion_tokens: Generated<number>;
+  last_heartbeat_at: NullableTimestamp;
+  last_used_at: NullableTimestamp;
+  status_changed_at: NullableTimestamp;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+}
+
+export type PendingActionStatus = 'pending' | 'approved' | 'rejected' | 'executed';
+
+export interface AgentPendingActionsTable {
+  id: Generated<number>;
+  agent_token_id: number;
+  user_id: number;
+  confirmation_hash: string;
+  token_nonce: string;
+  permission: string | null;
+  method: string;
+  path: string;
+  org_slug: string | null;
+  body_sha256: string;
+  payload: Json<unknown> | null;
+  prompt_trace_id: string | null;
+  status: ColumnType<PendingActionStatus, PendingActionStatus | undefined, PendingActionStatus>;
+  expires_at: Timestamp;
+  created_at: DefaultTimestamp;
+  decided_at: NullableTimestamp;
+  executed_at: NullableTimestamp;
+}
+
 export interface DatabaseSchema {
   applications: ApplicationsTable;
   users: UsersTable;
@@ -350,6 +408,8 @@ export interface DatabaseSchema {
   organizations: OrganizationsTable;
   organization_members: OrganizationMembersTable;
   organization_invitations: OrganizationInvitationsTable;
+  agent_tokens: AgentTokensTable;
+  agent_pending_actions: AgentPendingActionsTable;
 }
 
 export type Db = Kysely<DatabaseSchema>;

@@ -1,3 +1,4 @@
+import type { AgentContext } from '../modules/agents/agent-context.js';
 import type { AppContext } from '../modules/applications/applications.service.js';
 import type { OrgContext } from '../modules/organizations/org-context.js';
 import type { AuthContext } from '../modules/sessions/bearer.service.js';
@@ -12,11 +13,15 @@ declare module 'fastify' {
     auth: AuthContext | null;
     /** The organization the request names and the caller's standing there, once an `org()` guard has passed. */
     org: OrgContext | null;
+    /** The agent token and its delegating user, for a request authenticated with `AgentBearer`. */
+    agent: AgentContext | null;
   }
   interface FastifyContextConfig {
     /** `false` on the few routes that answer without application credentials (docs viewers). */
     appAuth?: boolean;
     /** Validation errors answer a bare field map, as SPEC.md says of organization create. */
     bareValidationErrors?: boolean;
+    /** Set from the route's declared user guard: the route accepts `AgentBearer` (never set by hand). */
+    agents?: boolean;
   }
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Registry } from 'prom-client';
 import type { Container } from '../container.js';
+import agentTokenRoutes from '../modules/agents/agent-tokens.routes.js';
 import adminUserRoutes from '../modules/admin/admin-users.routes.js';
 import securityRoutes from '../modules/admin/security.routes.js';
 import applicationRoutes from '../modules/applications/applications.routes.js';
@@ -50,6 +51,7 @@ export const API_ROUTES: RoutePlugin[] = [
   memberRoutes,
   invitationRoutes,
   dashboardRoutes,
+  agentTokenRoutes,
 ];
 
 /** Operational routes at the root: no prefix, no application credentials. */

@@ -9,6 +9,7 @@ import * as m0007 from './0007_magic_links.js';
 import * as m0008 from './0008_password_normalization.js';
 import * as m0009 from './0009_sessions_version.js';
 import * as m0010 from './0010_organizations.js';
+import * as m0011 from './0011_agents.js';
 
 /** Every migration, in order. Migrations are frozen once released: add a new one, never edit an old one. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0008_password_normalization': m0008,
   '0009_sessions_version': m0009,
   '0010_organizations': m0010,
+  '0011_agents': m0011,
 };

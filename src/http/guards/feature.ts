@@ -4,7 +4,7 @@ import { AppError } from '../../core/errors.js';
 
 /** Boolean settings that switch a feature on. */
 export type FeatureSwitch = 'OTP_LOGIN_ENABLED' | 'MAGIC_LINK_ENABLED' | 'WEBAUTHN_ENABLED' | 'ORGANIZATIONS_ENABLED'
-  | 'REFRESH_TOKEN_COOKIE_ENABLED' | 'DOCS_ENABLED';
+  | 'REFRESH_TOKEN_COOKIE_ENABLED' | 'DOCS_ENABLED' | 'AIRS_ENABLED';
 
 /** Routes are always registered; a feature that is off answers 404 FEATURE_DISABLED. */
 export const createFeatureGuard = (config: Config) => (name: FeatureSwitch) => async (_req: FastifyRequest) => {

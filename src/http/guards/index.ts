@@ -1,4 +1,5 @@
 import type { Config } from '../../config/settings.js';
+import type { AgentAuthService } from '../../modules/agents/agent-auth.service.js';
 import type { OrgContextResolver } from '../../modules/organizations/org-context.js';
 import type { PermissionSource } from '../../modules/rbac/permission-set.js';
 import type { BearerService } from '../../modules/sessions/bearer.service.js';
@@ -9,9 +10,11 @@ import { createPermissionGuard } from './permission.js';
 import { createUserGuard } from './user.js';
 
 export type { FeatureSwitch } from './feature.js';
-export { orgOf, requestedSlug, resolveOrgContext } from './org.js';
+export { orgOf, requestedSlug } from './org.js';
+export { resolveOrgContext } from '../../modules/organizations/org-context.js';
 export { heldPermissions } from './permission.js';
-export { authOf, type UserGuardOptions } from './user.js';
+export { authOf, userAuthOf, type UserGuardOptions } from './user.js';
+export { acceptsAgents, agentOf, type AgentRuleOptions } from './agent.js';
 
 export interface GuardDeps {
   config: Config;
@@ -19,21 +22,22 @@ export interface GuardDeps {
   bearer: BearerService;
   permissions: PermissionSource;
   orgs: OrgContextResolver;
+  agents: AgentAuthService;
 }
 
 /**
  * Every guard a route may declare next to its path, one file per concern: feature switch, rate limit, user
- * authentication and scope, permission, organization.
+ * (or agent) authentication and scope, permission, organization.
  */
-export function createGuards({ config, rateLimiter, bearer, permissions, orgs }: GuardDeps) {
+export function createGuards({ config, rateLimiter, bearer, permissions, orgs, agents }: GuardDeps) {
   return {
     feature: createFeatureGuard(config),
     rateLimit: rateLimiter,
-    user: createUserGuard(config, bearer),
+    user: createUserGuard(config, bearer, agents),
     /** `permission('roles.manage')`, declared after `user()`: 403 PERMISSION_DENIED unless held. */
-    permission: createPermissionGuard(permissions),
+    permission: createPermissionGuard(permissions, agents, config),
     /** `org('org.manage')`, declared after `user()`: the organization of `X-Org-Slug` and the caller's role there. */
-    org: createOrgGuard(orgs),
+    org: createOrgGuard(orgs, agents, config),
   };
 }
 

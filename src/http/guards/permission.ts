@@ -1,22 +1,30 @@
 import type { FastifyRequest } from 'fastify';
+import type { Config } from '../../config/settings.js';
 import { AppError } from '../../core/errors.js';
+import type { AgentAuthService } from '../../modules/agents/agent-auth.service.js';
 import type { PermissionSet, PermissionSource } from '../../modules/rbac/permission-set.js';
+import { checkAgentPermission, type AgentRuleOptions } from './agent.js';
 import { authOf } from './user.js';
 
 const heldByRequest = new WeakMap<FastifyRequest, Promise<PermissionSet>>();
 
 /**
  * `permission(code)`, declared after `user()`: 403 PERMISSION_DENIED unless the user holds `code` through a role,
- * directly, or below a held parent (a superuser holds every permission). One query per request at most.
+ * directly, or below a held parent (a superuser holds every permission). One query per request at most. An agent
+ * passes the double check instead (403 AGENT_PERMISSION_DENIED), and may be held for approval.
  */
-export function createPermissionGuard(source: PermissionSource) {
-  return (code: string) => async (req: FastifyRequest) => {
+export function createPermissionGuard(source: PermissionSource, agents: AgentAuthService, config: Config) {
+  return (code: string, opts: AgentRuleOptions = {}) => async (req: FastifyRequest) => {
+    if (req.agent) return checkAgentPermission(agents, config, req.agent, code, opts);
     if (!(await heldPermissions(req, source)).has(code)) throw new AppError('PERMISSION_DENIED');
   };
 }
 
-/** The effective permissions of the request's authenticated user, resolved once and kept for the request. */
+/** The effective permissions of the request's user (the delegating user for an agent), resolved once per request. */
 export function heldPermissions(req: FastifyRequest, source: PermissionSource): Promise<PermissionSet> {
+  const agent = req.agent;
+  // An agent acts with what was granted to it and its delegating user still holds.
+  if (agent) return Promise.resolve({ all: false, has: (code: string) => agent.granted.has(code) && agent.userPermissions.has(code) });
   let held = heldByRequest.get(req);
   if (!held) {
     held = source.permissionsOf(authOf(req).user);

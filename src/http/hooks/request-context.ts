@@ -28,6 +28,7 @@ export function registerRequestContext(app: FastifyInstance, trustedProxies: rea
   app.decorateRequest('application', null);
   app.decorateRequest('auth', null);
   app.decorateRequest('org', null);
+  app.decorateRequest('agent', null);
   // Per-request hooks that await nothing are callback hooks: an async hook costs a promise on every answer.
   app.addHook('onRequest', (req, reply, done) => {
     req.clientIp = resolveIp(req.raw);

@@ -17,6 +17,8 @@ export default async function adminUserRoutes(app: FastifyInstance, deps: RouteD
   const { requires, actorOf } = accessControl(deps);
   const view = requires('users.view');
   const manage = requires('users.manage');
+  // DECISIONS.md "Agents": deleting and banning an account always wait for the delegating user's approval.
+  const manageWithApproval = requires('users.manage', { approval: true });
 
   app.get('/admin/users/', {
     schema: { tags, querystring: AdminUserListQuery, response: { 200: PageOf(AdminUserSummary) } }, onRequest: view,
@@ -32,11 +34,11 @@ export default async function adminUserRoutes(app: FastifyInstance, deps: RouteD
     schema: { tags, params: IdParams, body: AdminUserPatchBody, response: { 200: AdminUserUpdatedResponse } }, onRequest: manage,
   }, async (req) => adminUsers.update(await actorOf(req), pathId(req.params), req.body as AdminUserPatch));
 
-  app.delete('/admin/users/:id/', { schema: { tags, params: IdParams, response: { 200: MessageResponse } }, onRequest: manage },
+  app.delete('/admin/users/:id/', { schema: { tags, params: IdParams, response: { 200: MessageResponse } }, onRequest: manageWithApproval },
     async (req) => adminUsers.remove(await actorOf(req), pathId(req.params)));
 
   app.post('/admin/users/:id/ban/', {
-    schema: { tags, params: IdParams, body: BanBody, response: { 200: AdminUserActionResponse } }, onRequest: manage,
+    schema: { tags, params: IdParams, body: BanBody, response: { 200: AdminUserActionResponse } }, onRequest: manageWithApproval,
   }, async (req) => adminUsers.ban(await actorOf(req), pathId(req.params), req.body as BanInput));
 
   app.post('/admin/users/:id/unban/', {

@@ -15,11 +15,13 @@ const tags = ['applications'];
 /** The `applications/` API (DECISIONS.md "Applications"): the secret is shown at creation and regeneration only. */
 export default async function applicationRoutes(app: FastifyInstance, deps: RouteDeps) {
   const { applications } = deps.container.services;
+  // DECISIONS.md "Agents": applications/* are closed to agents, whatever they were granted.
+  const closed = { agents: false };
   const { requires, actorOf } = accessControl(deps);
 
   app.get('/applications/', {
     schema: { tags, querystring: ApplicationListQuery, response: { 200: PageOf(ApplicationResponse) } },
-    onRequest: requires('applications.view'),
+    onRequest: requires('applications.view', closed),
   }, async (req) => {
     const { results, count, page } = await applications.list(req.query as ApplicationListInput);
     return toPage(results, count, page, req.url);
@@ -27,31 +29,31 @@ export default async function applicationRoutes(app: FastifyInstance, deps: Rout
 
   app.post('/applications/', {
     schema: { tags, body: CreateApplicationBody, response: { 201: ApplicationCredentialsResponse } },
-    onRequest: requires('applications.manage'),
+    onRequest: requires('applications.manage', closed),
   }, async (req, reply) => reply.code(201).send(await applications.register(await actorOf(req), req.body as CreateApplicationInput)));
 
   app.get('/applications/:id/', {
     schema: { tags, params: IdParams, response: { 200: ApplicationResponse } },
-    onRequest: requires('applications.view'),
+    onRequest: requires('applications.view', closed),
   }, async (req) => applications.get(pathId(req.params)));
 
   app.put('/applications/:id/', {
     schema: { tags, params: IdParams, body: ReplaceApplicationBody, response: { 200: ApplicationResponse } },
-    onRequest: requires('applications.manage'),
+    onRequest: requires('applications.manage', closed),
   }, async (req) => applications.update(await actorOf(req), pathId(req.params), req.body as UpdateApplicationInput));
 
   app.patch('/applications/:id/', {
     schema: { tags, params: IdParams, body: PatchApplicationBody, response: { 200: ApplicationResponse } },
-    onRequest: requires('applications.manage'),
+    onRequest: requires('applications.manage', closed),
   }, async (req) => applications.update(await actorOf(req), pathId(req.params), req.body as UpdateApplicationInput));
 
   app.delete('/applications/:id/', {
     schema: { tags, params: IdParams, response: { 200: MessageResponse } },
-    onRequest: requires('applications.manage'),
+    onRequest: requires('applications.manage', closed),
   }, async (req) => applications.remove(await actorOf(req), pathId(req.params)));
 
   app.post('/applications/:id/regenerate/', {
     schema: { tags, params: IdParams, body: RegenerateBody, response: { 200: ApplicationCredentialsResponse } },
-    onRequest: requires('applications.manage'),
+    onRequest: requires('applications.manage', closed),
   }, async (req) => applications.regenerate(await actorOf(req), pathId(req.params), (req.body as RegenerateInput).confirmation));
 }

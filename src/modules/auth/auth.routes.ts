@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../core/errors.js';
-import { authOf } from '../../http/guards/index.js';
+import { userAuthOf } from '../../http/guards/index.js';
 import { createRefreshCookie } from '../../http/refresh-cookie.js';
 import { metaOf } from '../../http/request-meta.js';
 import type { RouteDeps } from '../../http/routes.js';
@@ -73,7 +73,7 @@ export default async function authRoutes(app: FastifyInstance, { container, guar
     schema: { tags: ['auth'], response: { 200: LogoutAllResponse } },
     onRequest: [guards.user({ scopes: ['full', 'password_change_only'] })],
   }, async (req, reply) => {
-    const devices = await container.services.auth.logoutAll(authOf(req), metaOf(req));
+    const devices = await container.services.auth.logoutAll(userAuthOf(req), metaOf(req));
     if (cookie.enabled) cookie.clear(reply);
     return { message: `Logged out from ${devices} device${devices === 1 ? '' : 's'}`, devices_logged_out: devices };
   });

@@ -18,7 +18,7 @@ const tags = ['organizations'];
 export default async function invitationRoutes(app: FastifyInstance, { container, guards }: RouteDeps) {
   const { invitations } = container.services;
   const signedIn = [guards.feature('ORGANIZATIONS_ENABLED'), guards.user()];
-  const inviters = [...signedIn, guards.org('org.members.invite')];
+  const inviters = [guards.feature('ORGANIZATIONS_ENABLED'), guards.user({ agents: true }), guards.org('org.members.invite')];
 
   app.post('/organizations/invitations/', {
     schema: { tags, body: InviteBody, response: { 201: InvitationResponse } },

@@ -14,11 +14,12 @@ const tags = ['organizations'];
 /** SPEC.md "Organizations": the members of the organization in `X-Org-Slug`. */
 export default async function memberRoutes(app: FastifyInstance, { container, guards }: RouteDeps) {
   const { members } = container.services;
-  const access = (permission?: string) => [guards.feature('ORGANIZATIONS_ENABLED'), guards.user(), guards.org(permission)];
+  const userOrAgent = guards.user({ agents: true });
+  const access = (permission: string) => [guards.feature('ORGANIZATIONS_ENABLED'), userOrAgent, guards.org(permission)];
 
   app.get('/organizations/members/', {
     schema: { tags, querystring: MemberListQuery, response: { 200: PageOf(MemberResponse) } },
-    onRequest: access(),
+    onRequest: access('org.view'),
   }, async (req) => {
     const { results, count, page } = await members.list(orgOf(req), req.query as MemberListInput);
     return toPage(results, count, page, req.url);

@@ -1,4 +1,8 @@
-import type { OrgRoleGrant, OrgStanding } from './org-roles.js';
+import { AppError } from '../../core/errors.js';
+import { OWNER, type OrgRoleGrant, type OrgStanding } from './org-roles.js';
+import { SLUG_PATTERN } from './org-tree.js';
+
+const SLUG_RE = new RegExp(SLUG_PATTERN);
 
 /** An organization as the routes and their guard see it. */
 export interface OrganizationRow {
@@ -30,4 +34,18 @@ export interface OrgContext {
 /** What the guard needs: one query for the organization and the caller's roles in it and above it. */
 export interface OrgContextResolver {
   resolve(slug: string, userId: number, opts?: { detail?: boolean }): Promise<OrgContext | undefined>;
+}
+
+/**
+ * DECISIONS.md "Organizations": after authentication, the organization is resolved with the caller's effective
+ * role in one query. No slug → 400 ORG_SLUG_REQUIRED; unknown, or inactive for all but its owners → 404
+ * ORG_NOT_FOUND; no role there (own or inherited) → 403 NOT_MEMBER; a role without `permission` → 403.
+ */
+export async function resolveOrgContext(resolver: OrgContextResolver, slug: string, userId: number,
+  opts: { detail?: boolean } = {}): Promise<OrgContext> {
+  const context = SLUG_RE.test(slug) ? await resolver.resolve(slug, userId, opts) : undefined;
+  if (!context) throw new AppError('ORG_NOT_FOUND');
+  if (!context.organization.is_active && context.role?.code !== OWNER) throw new AppError('ORG_NOT_FOUND');
+  if (!context.role) throw new AppError('NOT_MEMBER');
+  return context;
 }

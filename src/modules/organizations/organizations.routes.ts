@@ -20,6 +20,8 @@ export default async function organizationRoutes(app: FastifyInstance, { contain
   const { organizations } = container.services;
   const enabled = guards.feature('ORGANIZATIONS_ENABLED');
   const user = guards.user();
+  // Routes that declare an organization permission accept agents (DECISIONS.md "Agents").
+  const userOrAgent = guards.user({ agents: true });
 
   app.post('/organizations/', {
     schema: { tags, body: CreateOrganizationBody, response: { 201: OrganizationResponse } },
@@ -37,22 +39,22 @@ export default async function organizationRoutes(app: FastifyInstance, { contain
 
   app.get('/organizations/detail/', {
     schema: { tags, response: { 200: OrganizationResponse } },
-    onRequest: [enabled, user, guards.org(undefined, { detail: true })],
+    onRequest: [enabled, userOrAgent, guards.org('org.view', { detail: true })],
   }, async (req) => organizations.detail(orgOf(req)));
 
   app.patch('/organizations/update/', {
     schema: { tags, body: UpdateOrganizationBody, response: { 200: OrganizationResponse } },
-    onRequest: [enabled, user, guards.org('org.manage')],
+    onRequest: [enabled, userOrAgent, guards.org('org.manage')],
   }, async (req) => organizations.update(orgActorOf(req), orgOf(req), req.body as UpdateOrganizationInput));
 
   app.delete('/organizations/delete/', {
     schema: { tags, response: { 200: MessageResponse } },
-    onRequest: [enabled, user, guards.org('org.owner', { deniedCode: 'NOT_OWNER' })],
+    onRequest: [enabled, userOrAgent, guards.org('org.owner', { deniedCode: 'NOT_OWNER', approval: true })],
   }, async (req) => organizations.remove(orgActorOf(req), orgOf(req)));
 
   app.get('/organizations/tree/', {
     schema: { tags, response: { 200: TreeNodeResponse } },
-    onRequest: [enabled, user, guards.org()],
+    onRequest: [enabled, userOrAgent, guards.org('org.view')],
   }, async (req) => organizations.tree(orgOf(req)));
 
   app.get('/org-roles/', {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../core/errors.js';
-import { authOf } from '../../http/guards/index.js';
+import { userAuthOf } from '../../http/guards/index.js';
 import { createRefreshCookie } from '../../http/refresh-cookie.js';
 import { metaOf } from '../../http/request-meta.js';
 import type { RouteDeps } from '../../http/routes.js';
@@ -47,13 +47,13 @@ export default async function passwordRoutes(app: FastifyInstance, { container, 
   app.post('/password/change/', {
     schema: { tags: ['passwords'], body: ChangeBody, response: { 200: ChangeResponse } },
     onRequest: [proofLimit, restricted],
-  }, async (req, reply) => cookie.withCookie(reply, await passwordChange.change(authOf(req), req.body as ChangeInput, metaOf(req))));
+  }, async (req, reply) => cookie.withCookie(reply, await passwordChange.change(userAuthOf(req), req.body as ChangeInput, metaOf(req))));
 
   app.post('/password/set-initial/', {
     schema: { tags: ['passwords'], body: SetInitialBody, response: { 200: SetInitialResponse } },
     onRequest: [guards.feature('OTP_LOGIN_ENABLED'), proofLimit, restricted],
   }, async (req, reply) => cookie.withCookie(reply,
-    await passwordChange.setInitial(authOf(req), req.body as SetInitialInput, metaOf(req))));
+    await passwordChange.setInitial(userAuthOf(req), req.body as SetInitialInput, metaOf(req))));
 
   app.post('/password/reset/request/', {
     schema: { tags: ['passwords'], body: ResetRequestBody, response: { 200: ResetRequestResponse } },

@@ -10,6 +10,8 @@ const WITH_ORG_SLUG = 'With X-Org-Slug (SVC_ORGANIZATIONS_ENABLED on), organizat
 export default async function profileRoutes(app: FastifyInstance, { container, guards }: RouteDeps) {
   const { profile, organizations } = container.services;
   const user = guards.user();
+  // DECISIONS.md "Agents": an agent reads its delegating user's profile and roles, and changes nothing here.
+  const userOrAgent = guards.user({ agents: true });
   // DECISIONS.md "Organizations": the header is optional here, and ignored while organizations are off.
   const orgs = container.config.ORGANIZATIONS_ENABLED ? organizations.resolver : null;
 
@@ -22,7 +24,7 @@ export default async function profileRoutes(app: FastifyInstance, { container, g
     return orgs && slug ? resolveOrgContext(orgs, slug, authOf(req).user.id) : undefined;
   }
 
-  app.get('/me/', { schema: { tags: ['profile'], description: WITH_ORG_SLUG, response: { 200: ProfileResponse } }, onRequest: [user] },
+  app.get('/me/', { schema: { tags: ['profile'], description: WITH_ORG_SLUG, response: { 200: ProfileResponse } }, onRequest: [userOrAgent] },
     async (req) => {
       const org = namedOrganization(req);
       return profile.fromAuthenticated(authOf(req).user, org && await org);
@@ -31,7 +33,7 @@ export default async function profileRoutes(app: FastifyInstance, { container, g
   app.patch('/me/', { schema: { tags: ['profile'], body: UpdateProfileBody, response: { 200: UpdateProfileResponse } }, onRequest: [user] },
     async (req) => profile.update(authOf(req).user.id, req.body as UpdateProfileInput));
 
-  app.get('/me/roles/', { schema: { tags: ['profile'], description: WITH_ORG_SLUG, response: { 200: RolesResponse } }, onRequest: [user] },
+  app.get('/me/roles/', { schema: { tags: ['profile'], description: WITH_ORG_SLUG, response: { 200: RolesResponse } }, onRequest: [userOrAgent] },
     async (req) => {
       const org = namedOrganization(req);
       return profile.roles(authOf(req).user.id, org && await org);

@@ -3,13 +3,21 @@ import { authOf, heldPermissions } from '../../http/guards/index.js';
 import type { RouteDeps } from '../../http/routes.js';
 import type { Actor } from './actor.js';
 
+export interface RequiresOptions {
+  /** DECISIONS.md "Agents": a route that declares a permission accepts agents unless it is on the closed list. */
+  agents?: boolean;
+  /** An agent's call always waits for the delegating user's approval (a `requiresApproval` route). */
+  approval?: boolean;
+}
+
 /**
  * Route-side access control for administrative routes: `requires(code)` is the guard chain a route declares
- * (bearer with full scope, then the permission), `actorOf(req)` what its service is told about the caller.
+ * (bearer with full scope or an agent token, then the permission), `actorOf(req)` what its service is told about the caller.
  */
 export function accessControl({ guards, container }: RouteDeps) {
   const { rbac } = container.services;
   const user = guards.user();
+  const userOrAgent = guards.user({ agents: true });
 
   async function actorOf(req: FastifyRequest): Promise<Actor> {
     const { user: me } = authOf(req);
@@ -27,5 +35,7 @@ export function accessControl({ guards, container }: RouteDeps) {
     };
   }
 
-  return { requires: (code: string) => [user, guards.permission(code)], actorOf };
+  const requires = (code: string, { agents = true, approval = false }: RequiresOptions = {}) =>
+    [agents ? userOrAgent : user, guards.permission(code, { approval })];
+  return { requires, actorOf };
 }

@@ -1,0 +1,116 @@
+import { CompiledQuery, sql } from 'kysely';
+import type { AgentTokenStatus, Executor } from '../../db/database.js';
+import { PUBLIC_USER_COLUMNS } from '../users/user-columns.js';
+
+/**
+ * The breakers of DECISIONS.md "Agents" as SQL conditions on the token row `a` at time `$2`: while all hold the
+ * token may act. Every condition reads the row as it is when the statement runs, so concurrent requests
+ * serialize on the row and each one sees the counts the others left.
+ */
+const WITHIN_RATE = `(a.window_started_at is null or a.window_started_at <= $2::timestamptz - interval '1 minute'
+    or a.window_count < a.max_requests_per_minute)`;
+const WITHIN_TOTAL = 'a.request_count < a.max_requests_total';
+const HEARTBEAT_FRESH = `(a.heartbeat_required_every is null
+    or coalesce(a.last_heartbeat_at, a.created_at) + make_interval(secs => a.heartbeat_required_every) > $2::timestamptz)`;
+const WITHIN_BUDGET = '(a.budget_limit_usd is null or a.spend_usd < a.budget_limit_usd)';
+const IN_WINDOW = `a.window_started_at > $2::timestamptz - interval '1 minute'`;
+
+const USER_COLUMNS = [...PUBLIC_USER_COLUMNS, 'is_banned', 'deleted_at', 'locked_until'].map((c) => `u.${c}`).join(', ');
+
+/**
+ * Every agent request runs this one statement: it counts the request against the per-minute window and the
+ * total, and answers the token, its delegating user (with the public fields, so `GET me/` needs nothing more)
+ * and that user's effective permissions — or nothing when the token is unknown, not active, expired or over a
+ * breaker (then {@link tripBreakers} says why).
+ */
+const COUNT_REQUEST = `
+  with recursive t as (
+    update agent_tokens a set
+      request_count = a.request_count + 1,
+      window_count = case when ${IN_WINDOW} then a.window_count + 1 else 1 end,
+      window_started_at = case when ${IN_WINDOW} then a.window_started_at else $2::timestamptz end,
+      last_used_at = $2::timestamptz
+    where a.token_hash = $1 and a.status = 'ACTIVE' and a.expires_at > $2::timestamptz
+      and ${WITHIN_TOTAL} and ${WITHIN_RATE} and ${HEARTBEAT_FRESH} and ${WITHIN_BUDGET}
+    returning a.id, a.user_id, a.organization_id, a.agent_id, a.granted_permissions, a.failed_count
+  ), held(id) as (
+    select rp.permission_id from t join user_roles ur on ur.user_id = t.user_id join role_permissions rp on rp.role_id = ur.role_id
+    union
+    select up.permission_id from t join user_permissions up on up.user_id = t.user_id
+    union
+    select p.id from permissions p join held h on p.parent_id = h.id
+  )
+  select row_to_json(x) as state from (
+    select t.id as token_id, t.organization_id, t.agent_id, t.granted_permissions, t.failed_count,
+      array(select code from permissions where id in (select id from held)) as user_permissions, ${USER_COLUMNS}
+    from t join users u on u.id = t.user_id
+  ) x`;
+
+/** The token and its user as the counting statement answers them (timestamps as ISO text). */
+export interface CountedRequest {
+  token_id: number;
+  organization_id: number | null;
+  agent_id: string;
+  granted_permissions: string[];
+  failed_count: number;
+  user_permissions: string[];
+  is_banned: boolean;
+  deleted_at: string | null;
+  locked_until: string | null;
+  created_at: string;
+  last_login: string | null;
+  [column: string]: unknown;
+}
+
+export async function countRequest(db: Executor, tokenHash: string, now: Date): Promise<CountedRequest | undefined> {
+  const { rows } = await db.executeQuery<{ state: CountedRequest }>(CompiledQuery.raw(COUNT_REQUEST, [tokenHash, now.toISOString()]));
+  return rows[0]?.state;
+}
+
+/**
+ * After the counting statement refused a token: expires it when its time is up, or suspends it with the reason of
+ * the first breaker it is over, in one statement (a token already suspended, revoked or expired is left as it is).
+ */
+export async function tripBreakers(db: Executor, tokenHash: string, now: Date) {
+  const { rows } = await db.executeQuery<{ id: number; user_id: number; agent_id: string; status: AgentTokenStatus; suspended_reason: string | null }>(CompiledQuery.raw(`
+    update agent_tokens a set
+      status = case when a.expires_at <= $2::timestamptz then 'EXPIRED' else 'SUSPENDED' end,
+      suspended_reason = case
+        when a.expires_at <= $2::timestamptz then a.suspended_reason
+        when not (${WITHIN_TOTAL} and ${WITHIN_RATE}) then 'RATE_LIMIT'
+        when not ${HEARTBEAT_FRESH} then 'HEARTBEAT_MISSING'
+        else 'BUDGET_EXCEEDED' end,
+      status_changed_at = $2::timestamptz, updated_at = $2::timestamptz
+    where a.token_hash = $1 and (
+      (a.status in ('ACTIVE', 'SUSPENDED') and a.expires_at <= $2::timestamptz)
+      or (a.status = 'ACTIVE' and not (${WITHIN_TOTAL} and ${WITHIN_RATE} and ${HEARTBEAT_FRESH} and ${WITHIN_BUDGET})))
+    returning a.id, a.user_id, a.agent_id, a.status, a.suspended_reason`, [tokenHash, now.toISOString()]));
+  return rows[0];
+}
+
+/** The state of a token by its hash, whatever it is. */
+export const findTokenState = (db: Executor, tokenHash: string) =>
+  db.selectFrom('agent_tokens').select(['id', 'user_id', 'agent_id', 'status', 'suspended_reason', 'expires_at'])
+    .where('token_hash', '=', tokenHash).executeTakeFirst();
+
+/**
+ * A refused request (AGENT_NOT_ALLOWED, AGENT_PERMISSION_DENIED): one more consecutive denial, and the anomaly
+ * breaker suspends the token when this one reaches its threshold. Answers whether this denial suspended it.
+ */
+export async function recordDenial(db: Executor, tokenId: number, now: Date): Promise<boolean> {
+  const row = await sql<{ tripped: boolean }>`
+    update agent_tokens set
+      failed_count = failed_count + 1,
+      status = case when status = 'ACTIVE' and failed_count + 1 >= max_failed_requests then 'SUSPENDED' else status end,
+      suspended_reason = case when status = 'ACTIVE' and failed_count + 1 >= max_failed_requests then 'ANOMALY' else suspended_reason end,
+      status_changed_at = case when status = 'ACTIVE' and failed_count + 1 >= max_failed_requests then ${now} else status_changed_at end
+    where id = ${tokenId}
+    returning (status = 'SUSPENDED' and suspended_reason = 'ANOMALY' and status_changed_at = ${now}) as tripped`.execute(db);
+  return row.rows[0]?.tripped ?? false;
+}
+
+/** An allowed request ends a run of denials. */
+export const resetDenials = (db: Executor, tokenId: number) =>
+  db.updateTable('agent_tokens').set({ failed_count: 0 }).where('id', '=', tokenId).where('failed_count', '>', 0).execute();
+
+export type { AgentTokenStatus };

@@ -1,0 +1,93 @@
+import type { Clock } from '../../core/clock.js';
+import { AppError, type ErrorCode } from '../../core/errors.js';
+import type { Db } from '../../db/database.js';
+import { dateOrNull } from '../../db/json-row.js';
+import { sha256Hex } from '../../security/random.js';
+import type { AuditService } from '../audit/audit.service.js';
+import { ALL_PERMISSIONS, permissionSet } from '../rbac/permission-set.js';
+import type { AuthUser } from '../sessions/bearer.service.js';
+import { PUBLIC_USER_COLUMNS } from '../users/user-columns.js';
+import { AGENT_TOKEN_PATTERN, type AgentContext } from './agent-context.js';
+import * as repo from './agent-auth.repo.js';
+
+type Deps = { db: Db; clock: Clock; audit: AuditService };
+
+/** The codes a refused agent request answers, by the token's state. */
+const REFUSALS = { EXPIRED: 'AGENT_TOKEN_EXPIRED', REVOKED: 'AGENT_TOKEN_REVOKED', SUSPENDED: 'AGENT_TOKEN_SUSPENDED' } as const;
+
+/**
+ * `Authorization: AgentBearer <token>` (DECISIONS.md "Agents"): one statement counts the request and answers the
+ * token with its delegating user; a refusal says why (unknown, expired, revoked, suspended — tripping the breaker
+ * it is over first). Denials are counted for the anomaly breaker; an allowed request ends a run of them.
+ */
+export function createAgentAuthService({ db, clock, audit }: Deps) {
+  async function authenticate(raw: string, traceId: string | null): Promise<AgentContext> {
+    if (!AGENT_TOKEN_PATTERN.test(raw)) throw new AppError('AGENT_TOKEN_INVALID');
+    const hash = sha256Hex(raw);
+    const now = clock.now();
+    const row = await repo.countRequest(db, hash, now);
+    if (!row) throw await refusal(hash, now);
+    const user = userOf(row);
+    const lockedUntil = dateOrNull(row.locked_until);
+    return {
+      tokenId: row.token_id,
+      agentId: row.agent_id,
+      organizationId: row.organization_id,
+      granted: new Set(row.granted_permissions),
+      failedCount: row.failed_count,
+      user,
+      userPermissions: user.is_superuser ? ALL_PERMISSIONS : permissionSet(row.user_permissions),
+      userCanAct: user.is_active && !row.is_banned && row.deleted_at === null && (lockedUntil === null || lockedUntil <= now),
+      permission: null,
+      decision: null,
+      approval: null,
+      traceId,
+    };
+  }
+
+  /** Why the counting statement refused the token, after expiring or suspending it as its state asks. */
+  async function refusal(hash: string, now: Date): Promise<AppError> {
+    const changed = await repo.tripBreakers(db, hash, now);
+    if (changed?.status === 'SUSPENDED') {
+      await audit.record({ event_type: 'agent_token_suspended', severity: 'warning', user_id: changed.user_id,
+        details: { token_id: changed.id, agent_id: changed.agent_id, reason: changed.suspended_reason } });
+    }
+    const state = await repo.findTokenState(db, hash);
+    if (!state) return new AppError('AGENT_TOKEN_INVALID');
+    // Still active: the window moved on between the two statements; the request was not counted, so it may retry.
+    if (state.status === 'ACTIVE') return new AppError('AGENT_TOKEN_SUSPENDED', { extra: { reason: 'RATE_LIMIT' } });
+    const code = REFUSALS[state.status];
+    return new AppError(code, code === 'AGENT_TOKEN_SUSPENDED' ? { extra: { reason: state.suspended_reason } } : {});
+  }
+
+  /** Refuses the request for `code`, counting the denial (the anomaly breaker suspends at its threshold). */
+  async function deny(agent: AgentContext, code: Extract<ErrorCode, 'AGENT_NOT_ALLOWED' | 'AGENT_PERMISSION_DENIED'>): Promise<never> {
+    agent.decision = 'deny';
+    // The delegating user's standing is not the agent's doing: it stops the token without counting against it.
+    if (agent.userCanAct && await repo.recordDenial(db, agent.tokenId, clock.now())) {
+      await audit.record({ event_type: 'agent_token_suspended', severity: 'warning', user_id: agent.user.id,
+        details: { token_id: agent.tokenId, agent_id: agent.agentId, reason: 'ANOMALY' } });
+    }
+    throw new AppError(code);
+  }
+
+  /** Once every guard has passed (a pre-handler): an allowed request ends a run of denials. */
+  async function settle(agent: AgentContext): Promise<void> {
+    if (agent.decision === 'allow' && agent.failedCount > 0) {
+      await repo.resetDenials(db, agent.tokenId);
+      agent.failedCount = 0;
+    }
+  }
+
+  return { authenticate, deny, settle };
+}
+
+function userOf(row: repo.CountedRequest): AuthUser {
+  const user: Record<string, unknown> = {};
+  for (const column of PUBLIC_USER_COLUMNS) user[column] = row[column];
+  user.created_at = new Date(row.created_at);
+  user.last_login = dateOrNull(row.last_login);
+  return user as unknown as AuthUser;
+}
+
+export type AgentAuthService = ReturnType<typeof createAgentAuthService>;

@@ -1,0 +1,70 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { PageOf, toPage } from '../../core/pagination.js';
+import { pathId } from '../../core/fields.js';
+import { authOf } from '../../http/guards/index.js';
+import type { RouteDeps } from '../../http/routes.js';
+import { EmptyBody } from '../admin/admin-users.schemas.js';
+import {
+  AgentTokenActionResponse, AgentTokenCreatedResponse, AgentTokenListQuery, AgentTokenParams, AgentTokenRecord,
+  CreateAgentTokenBody, RevokeAllResponse, UpdateAgentTokenBody,
+  type AgentTokenListInput, type CreateAgentTokenInput, type UpdateAgentTokenInput,
+} from './agent-tokens.schemas.js';
+import type { TokenOwner } from './agent-tokens.service.js';
+
+const tags = ['agents'];
+
+/** The signed-in user managing their own agent tokens, with what an audit event records about the request. */
+export function tokenOwnerOf(req: FastifyRequest): TokenOwner {
+  const { user } = authOf(req);
+  const agent = req.headers['user-agent'];
+  return {
+    id: user.id,
+    is_superuser: user.is_superuser,
+    meta: {
+      applicationId: req.application?.id ?? null, ip: req.clientIp || null,
+      userAgent: typeof agent === 'string' ? agent.slice(0, 512) : null, requestId: String(req.id),
+    },
+  };
+}
+
+/**
+ * SPEC.md "AI agent endpoints" and DECISIONS.md "Agents": a user's own agent tokens (user bearer with full scope;
+ * closed to agents). Another user's token answers 404 NOT_FOUND.
+ */
+export default async function agentTokenRoutes(app: FastifyInstance, { container, guards }: RouteDeps) {
+  const { agentTokens } = container.services;
+  const onRequest = [guards.feature('AIRS_ENABLED'), guards.user()];
+
+  app.post('/ai/tokens/', {
+    schema: { tags, body: CreateAgentTokenBody, response: { 201: AgentTokenCreatedResponse } }, onRequest,
+  }, async (req, reply) => reply.code(201).send(await agentTokens.create(tokenOwnerOf(req), req.body as CreateAgentTokenInput)));
+
+  app.get('/ai/tokens/', {
+    schema: { tags, querystring: AgentTokenListQuery, response: { 200: PageOf(AgentTokenRecord) } }, onRequest,
+  }, async (req) => {
+    const { results, count, page } = await agentTokens.list(tokenOwnerOf(req), req.query as AgentTokenListInput);
+    return toPage(results, count, page, req.url);
+  });
+
+  app.post('/ai/tokens/revoke-all/', {
+    schema: { tags, body: EmptyBody, response: { 200: RevokeAllResponse } }, onRequest,
+  }, async (req) => agentTokens.revokeAll(tokenOwnerOf(req)));
+
+  app.get('/ai/tokens/:id/', {
+    schema: { tags, params: AgentTokenParams, response: { 200: AgentTokenRecord } }, onRequest,
+  }, async (req) => agentTokens.get(tokenOwnerOf(req), pathId(req.params)));
+
+  app.put('/ai/tokens/:id/', {
+    schema: { tags, params: AgentTokenParams, body: UpdateAgentTokenBody, response: { 200: AgentTokenRecord } }, onRequest,
+  }, async (req) => agentTokens.update(tokenOwnerOf(req), pathId(req.params), req.body as UpdateAgentTokenInput));
+
+  app.delete('/ai/tokens/:id/', {
+    schema: { tags, params: AgentTokenParams, response: { 200: AgentTokenActionResponse } }, onRequest,
+  }, async (req) => agentTokens.revoke(tokenOwnerOf(req), pathId(req.params)));
+
+  for (const action of ['revoke', 'suspend', 'resume'] as const) {
+    app.post(`/ai/tokens/:id/${action}/`, {
+      schema: { tags, params: AgentTokenParams, body: EmptyBody, response: { 200: AgentTokenActionResponse } }, onRequest,
+    }, async (req) => agentTokens[action](tokenOwnerOf(req), pathId(req.params)));
+  }
+}

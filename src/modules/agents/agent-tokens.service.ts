@@ -1,0 +1,177 @@
+import type { Config } from '../../config/settings.js';
+import { addSeconds, type Clock } from '../../core/clock.js';
+import { AppError } from '../../core/errors.js';
+import { pageRequest } from '../../core/pagination.js';
+import type { AgentTokenStatus, Db } from '../../db/database.js';
+import { newOpaqueToken, sha256Hex } from '../../security/random.js';
+import type { AuditService } from '../audit/audit.service.js';
+import { resolveOrgContext, type OrgContextResolver } from '../organizations/org-context.js';
+import type { ActorMeta } from '../rbac/actor.js';
+import { missingFrom, type PermissionSource } from '../rbac/permission-set.js';
+import { AGENT_TOKEN_PREFIX } from './agent-context.js';
+import {
+  AGENT_DEFAULTS, toRecord,
+  type AgentTokenListInput, type CircuitBreakerInput, type CreateAgentTokenInput, type UpdateAgentTokenInput,
+} from './agent-tokens.schemas.js';
+import * as repo from './agent-tokens.repo.js';
+
+type Deps = { db: Db; clock: Clock; config: Config; audit: AuditService; rbac: PermissionSource; orgs: OrgContextResolver };
+
+/** The delegating user, as the token routes see them. */
+export interface TokenOwner {
+  id: number;
+  is_superuser: boolean;
+  meta: ActorMeta;
+}
+
+/** `budget_limit_usd` as the exact decimal the column keeps (8 places). */
+const toDecimal = (value: number | null | undefined): string | null | undefined =>
+  (value === null || value === undefined ? value : value.toFixed(8));
+
+/** The per-minute rate of either key form; SPEC.md's key wins when both are given. */
+function breakerLimits(input: CircuitBreakerInput | undefined) {
+  if (!input) return {};
+  let perMinute = input.max_requests_per_minute;
+  if (perMinute === undefined && (input.max_requests !== undefined || input.window_seconds !== undefined)) {
+    if (input.max_requests === undefined || input.window_seconds === undefined) {
+      throw AppError.validation({ circuit_breaker: ['max_requests and window_seconds go together.'] });
+    }
+    perMinute = Math.max(1, Math.floor((input.max_requests * 60) / input.window_seconds));
+  }
+  return {
+    ...(perMinute !== undefined ? { max_requests_per_minute: perMinute } : {}),
+    ...(input.max_requests_total !== undefined ? { max_requests_total: input.max_requests_total } : {}),
+    ...(input.max_failed_requests !== undefined ? { max_failed_requests: input.max_failed_requests } : {}),
+  };
+}
+
+/**
+ * DECISIONS.md "Agents": a user's agent tokens. The secret is `gha_` + 256 random bits, shown once; only its SHA-256
+ * is stored. A token is granted only what its user holds (in its organization when it has one), and PUT can only
+ * narrow that.
+ */
+export function createAgentTokenService({ db, clock, config, audit, rbac, orgs }: Deps) {
+  const event = (owner: TokenOwner, event_type: string, details: Record<string, unknown>, severity: 'info' | 'warning' = 'info') =>
+    audit.record({ event_type, severity, user_id: owner.id, actor_id: owner.id, application_id: owner.meta.applicationId,
+      ip_address: owner.meta.ip, user_agent: owner.meta.userAgent, request_id: owner.meta.requestId, details });
+
+  /** The organization a token is bound to, and what the user holds there; or the user's global permissions. */
+  async function scopeOf(owner: TokenOwner, slug: string | undefined) {
+    if (slug === undefined) return { organizationId: null, held: await rbac.permissionsOf(owner) };
+    if (!config.ORGANIZATIONS_ENABLED) throw AppError.validation({ organization: ['Organizations are not enabled.'] });
+    const context = await resolveOrgContext(orgs, slug.trim().toLowerCase(), owner.id);
+    return { organizationId: context.organization.id, held: { all: false, has: (c: string) => context.permissions.has(c) } };
+  }
+
+  async function create(owner: TokenOwner, input: CreateAgentTokenInput) {
+    const expiresIn = input.expires_in ?? AGENT_DEFAULTS.expiresIn;
+    if (expiresIn > config.AIRS_MAX_TOKEN_LIFETIME) {
+      throw AppError.validation({ expires_in: [`Ensure this value is less than or equal to ${config.AIRS_MAX_TOKEN_LIFETIME}.`] });
+    }
+    const permissions = [...new Set(input.permissions ?? [])].sort();
+    const scope = await scopeOf(owner, input.organization);
+    const unknown = await repo.unknownCodes(db, permissions, scope.organizationId !== null);
+    if (unknown.length > 0) throw new AppError('PERMISSIONS_NOT_FOUND', { details: { permissions: unknown } });
+    if (missingFrom(scope.held, permissions).length > 0) throw new AppError('PERMISSION_DENIED');
+    const limits = breakerLimits(input.circuit_breaker);
+    const secret = newOpaqueToken(32);
+    const raw = `${AGENT_TOKEN_PREFIX}${secret.raw}`;
+    const now = clock.now();
+    const { id } = await repo.insertToken(db, {
+      user_id: owner.id, organization_id: scope.organizationId, agent_id: input.agent_id.trim() || input.agent_id,
+      token_hash: sha256Hex(raw), granted_permissions: permissions, expires_at: addSeconds(now, expiresIn),
+      max_requests_per_minute: limits.max_requests_per_minute ?? AGENT_DEFAULTS.maxRequestsPerMinute,
+      max_requests_total: limits.max_requests_total ?? AGENT_DEFAULTS.maxRequestsTotal,
+      max_failed_requests: limits.max_failed_requests ?? AGENT_DEFAULTS.maxFailedRequests,
+      heartbeat_required_every: input.dead_mans_switch?.heartbeat_required_every ?? null,
+      budget_limit_usd: toDecimal(input.budget_limit_usd) ?? null,
+      spend_usd: '0', created_at: now, updated_at: now,
+    });
+    await event(owner, 'agent_token_created', { token_id: id, agent_id: input.agent_id, permissions, organization: input.organization ?? null });
+    const record = toRecord((await repo.findOwnToken(db, owner.id, id))!, now);
+    return {
+      id, token: raw, agent_id: record.agent_id, status: record.status, expires_at: record.expires_at,
+      granted_permissions: record.granted_permissions, organization: record.organization, budget_limit_usd: record.budget_limit_usd,
+    };
+  }
+
+  async function list(owner: TokenOwner, query: AgentTokenListInput) {
+    const page = pageRequest(query);
+    const now = clock.now();
+    const { rows, count } = await repo.listOwnTokens(db, owner.id, { status: query.status, agentId: query.agent_id }, now,
+      { limit: page.pageSize, offset: page.offset });
+    return { results: rows.map((r) => toRecord(r, now)), count, page };
+  }
+
+  async function found(owner: TokenOwner, id: number) {
+    const row = await repo.findOwnToken(db, owner.id, id);
+    if (!row) throw new AppError('NOT_FOUND');
+    return row;
+  }
+
+  const get = async (owner: TokenOwner, id: number) => toRecord(await found(owner, id), clock.now());
+
+  async function update(owner: TokenOwner, id: number, input: UpdateAgentTokenInput) {
+    const now = clock.now();
+    const current = toRecord(await found(owner, id), now);
+    if (current.status === 'REVOKED' || current.status === 'EXPIRED') {
+      throw AppError.validation({ status: [`A token that is ${current.status.toLowerCase()} cannot be changed.`] });
+    }
+    let permissions: string[] | undefined;
+    if (input.permissions !== undefined) {
+      permissions = [...new Set(input.permissions)].sort();
+      const widened = permissions.filter((c) => !current.granted_permissions.includes(c));
+      if (widened.length > 0) {
+        throw AppError.validation({ permissions: [`Permissions can only be narrowed; not granted to this token: ${widened.join(', ')}.`] });
+      }
+    }
+    const limits = breakerLimits(input.circuit_breaker);
+    await repo.updateToken(db, owner.id, id, {
+      ...(input.agent_id !== undefined ? { agent_id: input.agent_id } : {}),
+      ...(permissions !== undefined ? { granted_permissions: permissions } : {}),
+      ...(input.budget_limit_usd !== undefined ? { budget_limit_usd: toDecimal(input.budget_limit_usd) } : {}),
+      ...(input.dead_mans_switch !== undefined ? { heartbeat_required_every: input.dead_mans_switch?.heartbeat_required_every ?? null } : {}),
+      ...limits,
+      updated_at: now,
+    });
+    await event(owner, 'agent_token_updated', { token_id: id, changes: Object.keys(input).sort() });
+    return get(owner, id);
+  }
+
+  /** A status change the owner asked for; `from` are the states it may leave (anything else answers 400). */
+  async function transition(owner: TokenOwner, id: number, from: AgentTokenStatus[], to: AgentTokenStatus,
+    reason: string | null, eventType: string, resetWindow = false) {
+    const now = clock.now();
+    const before = toRecord(await found(owner, id), now);
+    if (before.status !== to) {
+      const changed = await repo.changeStatus(db, owner.id, id, from, { status: to, suspended_reason: reason, now, resetWindow });
+      if (!changed) {
+        const current = toRecord(await found(owner, id), clock.now());
+        if (current.status !== to) {
+          throw AppError.validation({ status: [`A token that is ${current.status.toLowerCase()} cannot become ${to.toLowerCase()}.`] });
+        }
+      } else {
+        await event(owner, eventType, { token_id: id, agent_id: before.agent_id, from: before.status, reason },
+          to === 'ACTIVE' ? 'info' : 'warning');
+      }
+    }
+    return get(owner, id);
+  }
+
+  const revoke = async (owner: TokenOwner, id: number) =>
+    ({ status: 'revoked' as const, token: await transition(owner, id, ['ACTIVE', 'SUSPENDED', 'EXPIRED'], 'REVOKED', null, 'agent_token_revoked') });
+  const suspend = async (owner: TokenOwner, id: number) =>
+    ({ status: 'suspended' as const, token: await transition(owner, id, ['ACTIVE'], 'SUSPENDED', 'MANUAL', 'agent_token_suspended') });
+  const resume = async (owner: TokenOwner, id: number) =>
+    ({ status: 'active' as const, token: await transition(owner, id, ['SUSPENDED'], 'ACTIVE', null, 'agent_token_resumed', true) });
+
+  async function revokeAll(owner: TokenOwner) {
+    const ids = await repo.revokeAllOf(db, owner.id, clock.now());
+    if (ids.length > 0) await event(owner, 'agent_tokens_revoked_all', { token_ids: ids, count: ids.length }, 'warning');
+    return { message: `${ids.length} agent token${ids.length === 1 ? '' : 's'} revoked.`, count: ids.length };
+  }
+
+  return { create, list, get, update, revoke, suspend, resume, revokeAll };
+}
+
+export type AgentTokenService = ReturnType<typeof createAgentTokenService>;
