@@ -23,5 +23,10 @@ declare module 'fastify' {
     bareValidationErrors?: boolean;
     /** Set from the route's declared user guard: the route accepts `AgentBearer` (never set by hand). */
     agents?: boolean;
+    /**
+     * How the agent hook treats `AgentBearer` here instead of counting the request: `usage` (heartbeat/,
+     * report-usage/: the token's own bookkeeping, not counted) or `route` (ai/authorize/ authenticates itself).
+     */
+    agentAuthentication?: 'usage' | 'route';
   }
 }

@@ -23,6 +23,8 @@ export function registerAgentAuth(app: FastifyInstance, config: Config, agents: 
   app.addHook('onRequest', (req, _reply, done) => {
     const header = req.headers.authorization;
     if (header === undefined || !AGENT_SCHEME.test(header)) return done();
+    // ai/authorize/ authenticates the token itself and answers its own decision shape.
+    if (req.routeOptions.config.agentAuthentication === 'route') return done();
     const token = AGENT_RE.exec(header)?.[1];
     if (!token) return done(new AppError('AGENT_TOKEN_INVALID'));
     agents.authenticate(token, traceIdOf(req.headers['x-prompt-trace-id'])).then(async (agent) => {
