@@ -46,7 +46,7 @@ export async function checkAgentOrganization(agents: AgentAuthService, config: C
   const org = context?.organization;
   const inScope = org !== undefined && agent.organizationId !== null && (org.id === agent.organizationId
     || (config.ORG_ROLE_INHERITANCE && org.ancestor_ids.includes(agent.organizationId)));
-  const held = permission === undefined || (agent.granted.has(permission) && context!.permissions.has(permission));
+  const held = context !== null && (permission === undefined || (agent.granted.has(permission) && context.permissions.has(permission)));
   if (!agent.userCanAct || !inScope || !held) await agents.deny(agent, 'AGENT_PERMISSION_DENIED');
   grant(config, agent, permission ?? null, opts);
 }

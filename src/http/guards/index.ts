@@ -5,7 +5,7 @@ import type { PermissionSource } from '../../modules/rbac/permission-set.js';
 import type { BearerService } from '../../modules/sessions/bearer.service.js';
 import type { RateLimiter } from '../rate-limit.js';
 import { createFeatureGuard } from './feature.js';
-import { createOrgGuard } from './org.js';
+import { createOrgContextLookup, createOrgGuard } from './org.js';
 import { createPermissionGuard } from './permission.js';
 import { createUserGuard } from './user.js';
 
@@ -38,6 +38,8 @@ export function createGuards({ config, rateLimiter, bearer, permissions, orgs, a
     permission: createPermissionGuard(permissions, agents, config),
     /** `org('org.manage')`, declared after `user()`: the organization of `X-Org-Slug` and the caller's role there. */
     org: createOrgGuard(orgs, agents, config),
+    /** The context of an optional `X-Org-Slug` (me/, me/roles/), resolved as `org()` resolves it. */
+    orgContext: createOrgContextLookup(orgs, agents, config),
   };
 }
 

@@ -39,6 +39,19 @@ export const createOrgGuard = (resolver: OrgContextResolver, agents: AgentAuthSe
     req.org = context;
   };
 
+/**
+ * The organization a request names where the header is optional (`me/`, `me/roles/`): the caller's context there,
+ * with an agent held to its token's organization like the `org()` guard holds it.
+ */
+export const createOrgContextLookup = (resolver: OrgContextResolver, agents: AgentAuthService, config: Config) =>
+  async (req: FastifyRequest, slug: string): Promise<OrgContext> => {
+    const agent = req.agent;
+    if (!agent) return resolveOrgContext(resolver, slug, authOf(req).user.id);
+    const context = await resolveAgentOrgContext(resolver, slug, agent.user.id, false);
+    await checkAgentOrganization(agents, config, agent, context, undefined);
+    return context!;
+  };
+
 /** For an agent, a delegating user who holds no role there fails the double check (null) rather than NOT_MEMBER. */
 async function resolveAgentOrgContext(resolver: OrgContextResolver, slug: string, userId: number, detail: boolean) {
   try {

@@ -98,15 +98,17 @@ export const findTokenState = (db: Executor, tokenHash: string) =>
  * breaker suspends the token when this one reaches its threshold. Answers whether this denial suspended it.
  */
 export async function recordDenial(db: Executor, tokenId: number, now: Date): Promise<boolean> {
-  const row = await sql<{ tripped: boolean }>`
-    update agent_tokens set
-      failed_count = failed_count + 1,
-      status = case when status = 'ACTIVE' and failed_count + 1 >= max_failed_requests then 'SUSPENDED' else status end,
-      suspended_reason = case when status = 'ACTIVE' and failed_count + 1 >= max_failed_requests then 'ANOMALY' else suspended_reason end,
-      status_changed_at = case when status = 'ACTIVE' and failed_count + 1 >= max_failed_requests then ${now} else status_changed_at end
-    where id = ${tokenId}
-    returning (status = 'SUSPENDED' and suspended_reason = 'ANOMALY' and status_changed_at = ${now}) as tripped`.execute(db);
-  return row.rows[0]?.tripped ?? false;
+  // The row is locked first, so the status it had before this denial is the one this statement changes.
+  const { rows } = await sql<{ tripped: boolean }>`
+    with before as (select id, status from agent_tokens where id = ${tokenId} for update)
+    update agent_tokens a set
+      failed_count = a.failed_count + 1,
+      status = case when a.status = 'ACTIVE' and a.failed_count + 1 >= a.max_failed_requests then 'SUSPENDED' else a.status end,
+      suspended_reason = case when a.status = 'ACTIVE' and a.failed_count + 1 >= a.max_failed_requests then 'ANOMALY' else a.suspended_reason end,
+      status_changed_at = case when a.status = 'ACTIVE' and a.failed_count + 1 >= a.max_failed_requests then ${now} else a.status_changed_at end
+    from before where a.id = before.id
+    returning (before.status = 'ACTIVE' and a.status = 'SUSPENDED') as tripped`.execute(db);
+  return rows[0]?.tripped ?? false;
 }
 
 /** An allowed request ends a run of denials. */

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { authOf, requestedSlug, resolveOrgContext } from '../../http/guards/index.js';
+import { authOf, requestedSlug } from '../../http/guards/index.js';
 import type { RouteDeps } from '../../http/routes.js';
 import { ProfileResponse, RolesResponse, UpdateProfileBody, UpdateProfileResponse, type UpdateProfileInput } from './profile.schemas.js';
 
@@ -8,20 +8,20 @@ const WITH_ORG_SLUG = 'With X-Org-Slug (SVC_ORGANIZATIONS_ENABLED on), organizat
 
 /** SPEC.md "Profile": GET/PATCH me/, GET me/roles/. */
 export default async function profileRoutes(app: FastifyInstance, { container, guards }: RouteDeps) {
-  const { profile, organizations } = container.services;
+  const { profile } = container.services;
   const user = guards.user();
   // DECISIONS.md "Agents": an agent reads its delegating user's profile and roles, and changes nothing here.
   const userOrAgent = guards.user({ agents: true });
   // DECISIONS.md "Organizations": the header is optional here, and ignored while organizations are off.
-  const orgs = container.config.ORGANIZATIONS_ENABLED ? organizations.resolver : null;
+  const orgsEnabled = container.config.ORGANIZATIONS_ENABLED;
 
   /**
    * The organization `X-Org-Slug` names, resolved as the `org()` guard does, or undefined without the header: the
    * common case stays one branch, with no promise to wait for.
    */
   function namedOrganization(req: FastifyRequest) {
-    const slug = orgs && requestedSlug(req);
-    return orgs && slug ? resolveOrgContext(orgs, slug, authOf(req).user.id) : undefined;
+    const slug = orgsEnabled ? requestedSlug(req) : undefined;
+    return slug ? guards.orgContext(req, slug) : undefined;
   }
 
   app.get('/me/', { schema: { tags: ['profile'], description: WITH_ORG_SLUG, response: { 200: ProfileResponse } }, onRequest: [userOrAgent] },
