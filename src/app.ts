@@ -7,7 +7,9 @@ import { AppError } from './core/errors.js';
 import { throttled } from './core/throttle.js';
 import { errorHandler } from './http/error-handler.js';
 import { createGuards } from './http/guards/index.js';
+import { registerAgentActivity } from './http/hooks/agent-activity.js';
 import { registerAgentAuth } from './http/hooks/agent-auth.js';
+import { registerAgentRedaction } from './http/hooks/agent-redaction.js';
 import { registerAppAuth } from './http/hooks/app-auth.js';
 import { registerCors } from './http/hooks/cors.js';
 import { REDACT_PATHS, requestSerializer } from './http/hooks/logging.js';
@@ -93,7 +95,9 @@ export async function buildApp(container: Container, opts: BuildAppOptions = {})
   await app.register(async (api) => {
     registerCors(api, container.services.applications);
     registerAppAuth(api, config, container.services.applications);
-    registerAgentAuth(api, config, container.services.agentAuth);
+    registerAgentAuth(api, config, container.services.agentAuth, container.services.pendingActions);
+    registerAgentActivity(api, config, container.services.agentActivity);
+    registerAgentRedaction(api, config);
     // Set before the handler runs (a callback hook, not a send hook, on every API request): a route that caches
     // replaces it, and error answers keep it.
     api.addHook('onRequest', (_req, reply, done) => {

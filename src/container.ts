@@ -5,10 +5,15 @@ import { throttled } from './core/throttle.js';
 import type { Database } from './db/create-db.js';
 import { createAgentAuthService } from './modules/agents/agent-auth.service.js';
 import { createAgentTokenService } from './modules/agents/agent-tokens.service.js';
+import { createPendingActionService } from './modules/agents/pending-actions.service.js';
+import { createAgentActivityService } from './modules/agents/activity.service.js';
+import { createAuthorizeService } from './modules/agents/authorize.service.js';
+import { createUsageService } from './modules/agents/usage.service.js';
 import { createAdminUserService } from './modules/admin/admin-users.service.js';
 import { createAuditLogService } from './modules/admin/audit-logs.service.js';
 import { createSecurityService } from './modules/admin/security.service.js';
 import { createApplicationService } from './modules/applications/applications.service.js';
+import { createAgentActionWriter } from './modules/audit/agent-action-writer.js';
 import { createAuditService } from './modules/audit/audit.service.js';
 import { createLockoutService } from './modules/auth/lockout.service.js';
 import { createLoginService } from './modules/auth/login.service.js';
@@ -67,6 +72,8 @@ export async function buildContainer(opts: ContainerOptions) {
     sealer: createSealer(deriveKey(secretKey, 'outbox')), onError });
 
   const audit = createAuditService({ db, clock, config });
+  // Agent requests' audit rows, written off the request path; one lost batch is one line a minute at most.
+  const agentActions = createAgentActionWriter({ db, onError: throttled(onError, 60_000, () => clock.now().getTime()) });
   const applications = createApplicationService({ db, clock, audit });
   // While the range API is down every password set would say so: one line a minute is enough.
   const breach = createBreachChecker({ apiUrl: config.BREACH_CHECK_API_URL, isCommon: isCommonPassword,
@@ -97,11 +104,15 @@ export async function buildContainer(opts: ContainerOptions) {
   const userGrants = createUserGrantsService({ db, audit, rbac });
   const adminUsers = createAdminUserService({ db, clock, audit, rbac, sessions });
   const security = createSecurityService({ db, clock, audit, sessions });
-  const auditLogs = createAuditLogService({ db });
+  const auditLogs = createAuditLogService({ db, pending: agentActions });
   const organizations = createOrganizationService({ db, clock, config, audit });
   const dashboard = createDashboardService({ db, config });
   const agentAuth = createAgentAuthService({ db, clock, audit });
+  const agentUsage = createUsageService({ db, clock, audit, agentAuth });
+  const agentActivity = createAgentActivityService({ db, clock, writer: agentActions });
   const agentTokens = createAgentTokenService({ db, clock, config, audit, rbac, orgs: organizations.resolver });
+  const pendingActions = createPendingActionService({ db, clock, config, audit, key: deriveKey(secretKey, 'agent-actions') });
+  const authorize = createAuthorizeService({ config, agents: agentAuth, orgs: organizations.resolver, pendingActions });
   const otp = createOtpService({ db, clock, config, outbox, codeKey: deriveKey(secretKey, 'otp'), onEmailVerified: acceptInvitations });
   const otpLogin = createOtpLoginService({ db, clock, config, users, otp, login, lockout, audit,
     codeKey: deriveKey(secretKey, 'otp') });
@@ -123,7 +134,7 @@ export async function buildContainer(opts: ContainerOptions) {
       outbox, applications, audit, users, rbac, sessions, bearer, lockout, login, registration, auth, profile,
       otpLogin, magicLinks,
       permissions, roles, userGrants, adminUsers, security, auditLogs, otp, passwords, twofactor, passwordChange, passwordReset,
-      organizations, members, invitations, dashboard, agentAuth, agentTokens,
+      organizations, members, invitations, dashboard, agentAuth, agentTokens, pendingActions, authorize, agentUsage, agentActivity,
     },
   };
 }

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { defaultHashConcurrency } from '../../src/security/password-hash.js';
 
 /** Values every part of the benchmark agrees on: the seeded accounts and the password-hash parameters. */
@@ -40,3 +41,18 @@ export const homeTreeOf = (i: number): number => ((i - 1) % ORG_TREES) + 1;
 
 /** The depth-5 leaf of account `i`'s home tree. */
 export const homeLeafSlug = (i: number): string => `bench-org-${homeTreeOf(i)}-5`;
+
+/**
+ * The seeded agent tokens (`setup/seed-agent-tokens.ts`): token `i` is delegated by account `i` and granted
+ * AGENT_PERMISSION, which the account holds directly, with limits no scenario reaches (the breakers still run).
+ */
+export const AGENT_TOKENS = 64;
+export const AGENT_PERMISSION = 'roles.view';
+
+/**
+ * The secret of agent token `i`: `gha_` and 43 base64url characters, derived from `i` so that the seed script (which
+ * stores only its SHA-256) and the load generator agree without passing secrets between processes. Bench-only: the
+ * database is dropped on every run.
+ */
+export const agentToken = (i: number): string =>
+  `gha_${createHmac('sha256', 'gatehouse-bench-agent-tokens').update(String(i)).digest('base64url')}`;

@@ -60,9 +60,9 @@ const seed = (env: Record<string, string>, script: string, ...args: string[]) =>
   runCommand(process.execPath, tsNode(`setup/${script}`, ...args), { cwd: ROOT, env: cleanEnv(env), timeoutMs: 300_000 });
 
 /**
- * PostgreSQL: migrate, seed and create the application through the CLI, seed the accounts and the organizations,
- * then serve. PGlite: serve on an empty data dir (fresh start-up, migrations included), stop, create the application
- * and seed the accounts and the organizations, serve again on the same dir (existing start-up). The database must
+ * PostgreSQL: migrate, seed and create the application through the CLI, seed the accounts, the organizations and
+ * the agent tokens, then serve. PGlite: serve on an empty data dir (fresh start-up, migrations included), stop,
+ * create the application and seed the same, serve again on the same dir (existing start-up). The database must
  * exist and be empty.
  */
 export async function startGatehouse(kind: DatabaseKind, userCount: number, hash: string): Promise<Gatehouse> {
@@ -80,6 +80,7 @@ export async function startGatehouse(kind: DatabaseKind, userCount: number, hash
     const app = await createApp(env, workDir);
     await seed(env, 'seed-users.ts', String(userCount), hash);
     await seed(env, 'seed-organizations.ts', String(userCount));
+    await seed(env, 'seed-agent-tokens.ts', String(userCount));
     const run = await serve(kind === 'postgres' ? 'Gatehouse · PostgreSQL, migrated database' : 'Gatehouse · PGlite, existing data dir', env, workDir);
     return { run, ...app, stopped, cleanup };
   } catch (err) {

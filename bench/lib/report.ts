@@ -51,7 +51,8 @@ export const fromLoad = (system: System, scenario: string, r: LoadResult): Scena
 
 /**
  * DESIGN.md §7: each Gatehouse figure over the baseline or peer figure it is held against; an organization's detail
- * is held against `me/`, the cheapest authenticated request, on the same server.
+ * and the agent requests (`ai/authorize/`, `roles/` with `AgentBearer`) are held against `me/`, the cheapest
+ * authenticated request, on the same server.
  */
 const RATIOS: Array<{ name: string; num: [System, string]; den: [System, string]; target: number }> = [
   { name: 'login ÷ raw argon2id verify', num: ['gatehouse-postgres', 'login'], den: ['baseline', 'argon2-verify'], target: 0.85 },
@@ -60,6 +61,17 @@ const RATIOS: Array<{ name: string; num: [System, string]; den: [System, string]
   { name: 'sign-in: Gatehouse login ÷ better-auth sign-in', num: ['gatehouse-postgres', 'login'], den: ['better-auth', 'better-auth-sign-in'], target: 1 },
   { name: 'session check: Gatehouse me/ ÷ better-auth get-session', num: ['gatehouse-postgres', 'me'], den: ['better-auth', 'better-auth-get-session'], target: 1 },
   { name: 'org detail (depth 5, inherited role) ÷ me/', num: ['gatehouse-postgres', 'org-detail'], den: ['gatehouse-postgres', 'me'], target: 0.5 },
+  { name: 'agent: ai/authorize/ ÷ me/', num: ['gatehouse-postgres', 'authorize'], den: ['gatehouse-postgres', 'me'], target: 0.5 },
+  { name: 'agent: roles/ with AgentBearer ÷ me/', num: ['gatehouse-postgres', 'agent-roles'], den: ['gatehouse-postgres', 'me'], target: 0.5 },
+];
+
+/**
+ * Latency ceilings, in milliseconds rather than a ratio: an agent request's p99 at most `slackMs` above `me/`'s at the
+ * same load on the same server (the value is the difference of the two p99s).
+ */
+const LATENCY_TARGETS: Array<{ name: string; num: [System, string]; den: [System, string]; slackMs: number }> = [
+  { name: 'agent: ai/authorize/ p99 − me/ p99 (ms)', num: ['gatehouse-postgres', 'authorize'], den: ['gatehouse-postgres', 'me'], slackMs: 2 },
+  { name: 'agent: roles/ p99 − me/ p99 (ms)', num: ['gatehouse-postgres', 'agent-roles'], den: ['gatehouse-postgres', 'me'], slackMs: 2 },
 ];
 
 /**
@@ -96,17 +108,20 @@ export function computeRatios(scenarios: ScenarioFigures[]): RatioFigures[] {
   type Figure = (s: ScenarioFigures) => number | null | undefined;
   const rate: Figure = (s) => s.rps;
   const serverCpu: Figure = (s) => s.cpu_ms_per_request?.server;
-  const ratioIn = (round: number, num: [System, string], den: [System, string], figure: Figure) => {
+  const p99: Figure = (s) => s.p99_ms;
+  type Combine = (a: number, b: number) => number | null;
+  const divide: Combine = (a, b) => (b > 0 ? a / b : null);
+  const ratioIn = (round: number, num: [System, string], den: [System, string], figure: Figure, combine: Combine) => {
     const find = ([system, scenario]: [System, string]) => {
       const found = scenarios.find((s) => s.system === system && s.scenario === scenario && (s.round ?? 1) === round);
       return found ? figure(found) ?? undefined : undefined;
     };
     const a = find(num);
     const b = find(den);
-    return a !== undefined && b !== undefined && b > 0 ? a / b : null;
+    return a !== undefined && b !== undefined ? combine(a, b) : null;
   };
-  const ratio = (num: [System, string], den: [System, string], figure = rate) => {
-    const perRound = rounds.map((r) => ratioIn(r, num, den, figure));
+  const ratio = (num: [System, string], den: [System, string], figure = rate, combine = divide) => {
+    const perRound = rounds.map((r) => ratioIn(r, num, den, figure, combine));
     const value = median(perRound.filter((v): v is number => v !== null));
     return { value, ...(rounds.length > 1 ? { rounds: perRound } : {}) };
   };
@@ -118,6 +133,10 @@ export function computeRatios(scenarios: ScenarioFigures[]): RatioFigures[] {
     ...CPU_RATIOS.map(({ name, num, den, target }) => {
       const { value, ...rest } = ratio(num, den, serverCpu);
       return { name, value, target, at_most: true as const, pass: value === null ? null : value <= target, ...rest };
+    }),
+    ...LATENCY_TARGETS.map(({ name, num, den, slackMs }) => {
+      const { value, ...rest } = ratio(num, den, p99, (a, b) => a - b);
+      return { name, value, target: slackMs, at_most: true as const, pass: value === null ? null : value <= slackMs, ...rest };
     }),
     ...CONTEXT_RATIOS.map(({ name, num, den, cpu }) => ({ name, ...ratio(num, den, cpu ? serverCpu : rate), target: null, pass: null })),
   ];

@@ -1,5 +1,5 @@
 import type { Request } from 'autocannon';
-import { homeLeafSlug, userEmail } from '../lib/fixtures.js';
+import { AGENT_PERMISSION, AGENT_TOKENS, agentToken, homeLeafSlug, userEmail } from '../lib/fixtures.js';
 import type { LoadJob, LoadKind } from '../lib/types.js';
 import { betterAuthCookies, gatehouseHeaders, gatehouseLogins } from './prepare.js';
 
@@ -53,6 +53,37 @@ const gatehouseMe = (job: LoadJob) => signedInGet(job, 'me/');
 
 /** Each account's depth-5 leaf of its home tree, where its role is inherited from the root (seed-organizations.ts). */
 const gatehouseOrgDetail = (job: LoadJob) => signedInGet(job, 'organizations/detail/', (account) => ({ 'x-org-slug': homeLeafSlug(account) }));
+
+/** `AgentBearer` headers of the seeded agent tokens, one per connection, cycled (`setup/seed-agent-tokens.ts`). */
+function agentBearers(job: LoadJob): () => Record<string, string> {
+  const headers = Array.from({ length: Math.min(job.connections, AGENT_TOKENS, job.userCount) },
+    (_, k) => ({ authorization: `AgentBearer ${agentToken(k + 1)}` }));
+  const next = roundRobin(headers.length);
+  return () => headers[next() - 1]!;
+}
+
+/**
+ * An integrator's backend asking about its agent's request: `POST ai/authorize/` with the application's keys and
+ * the forwarded token (the request counted against the token's breakers, the double check) → 200 allow.
+ */
+async function gatehouseAuthorize(job: LoadJob): Promise<Scenario> {
+  const bearer = agentBearers(job);
+  const base = gatehouseHeaders(job);
+  return {
+    path: `${job.apiPrefix}ai/authorize/`, method: 'POST', headers: base, expectedStatus: 200,
+    request: { body: json({ permission: AGENT_PERMISSION }), setupRequest: (req) => ({ ...req, headers: { ...base, ...bearer() } }) },
+  };
+}
+
+/** An agent reading `GET roles/` with its own token: authentication and breakers, the double check, the route. */
+async function gatehouseAgentRoles(job: LoadJob): Promise<Scenario> {
+  const bearer = agentBearers(job);
+  const base = gatehouseHeaders(job);
+  return {
+    path: `${job.apiPrefix}roles/`, method: 'GET', headers: base, expectedStatus: 200,
+    request: { setupRequest: (req) => ({ ...req, headers: { ...base, ...bearer() } }) },
+  };
+}
 
 /**
  * Rotation retires a refresh token on use; presenting it again after the grace window ends the session. So every
@@ -140,6 +171,8 @@ export const SCENARIOS: Record<LoadKind, (job: LoadJob) => Promise<Scenario>> = 
   'gatehouse-login-failed': gatehouseLoginFailed,
   'gatehouse-register': gatehouseRegister,
   'gatehouse-org-detail': gatehouseOrgDetail,
+  'gatehouse-authorize': gatehouseAuthorize,
+  'gatehouse-agent-roles': gatehouseAgentRoles,
   'better-auth-sign-in': betterAuthSignIn,
   'better-auth-get-session': betterAuthGetSession,
   'bare-argon2-route': bareArgon2Route,

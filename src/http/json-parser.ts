@@ -1,5 +1,6 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import sjson from 'secure-json-parse';
+import { sha256Hex } from '../security/random.js';
 
 /** What secure-json-parse throws for a `__proto__` or `constructor.prototype` key. */
 const FORBIDDEN_KEY_MESSAGE = 'Object contains forbidden prototype property';
@@ -17,7 +18,9 @@ const parseError = (code: 'INVALID_JSON' | 'FORBIDDEN_JSON_KEY' | 'NUL_IN_JSON')
  */
 export function registerJsonParser(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
-  const parse = (_req: unknown, body: string | Buffer, done: (err: Error | null, value?: unknown) => void) => {
+  const parse = (req: FastifyRequest, body: string | Buffer, done: (err: Error | null, value?: unknown) => void) => {
+    // An agent's approval is bound to the body exactly as sent (DECISIONS.md "Agents", human approval).
+    if (req.agent) req.agent.bodySha256 = sha256Hex(body);
     const text = body.toString().trim();
     if (text === '') return done(null, {});
     if (ESCAPED_NUL.test(text)) return done(parseError('NUL_IN_JSON'), undefined);

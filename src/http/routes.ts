@@ -1,7 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { Registry } from 'prom-client';
 import type { Container } from '../container.js';
+import agentActivityRoutes from '../modules/agents/activity.routes.js';
 import agentTokenRoutes from '../modules/agents/agent-tokens.routes.js';
+import usageRoutes from '../modules/agents/usage.routes.js';
+import pendingActionRoutes from '../modules/agents/pending-actions.routes.js';
+import authorizeRoutes from '../modules/agents/authorize.routes.js';
 import adminUserRoutes from '../modules/admin/admin-users.routes.js';
 import securityRoutes from '../modules/admin/security.routes.js';
 import applicationRoutes from '../modules/applications/applications.routes.js';
@@ -52,6 +56,10 @@ export const API_ROUTES: RoutePlugin[] = [
   invitationRoutes,
   dashboardRoutes,
   agentTokenRoutes,
+  usageRoutes,
+  agentActivityRoutes,
+  pendingActionRoutes,
+  authorizeRoutes,
 ];
 
 /** Operational routes at the root: no prefix, no application credentials. */

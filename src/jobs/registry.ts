@@ -1,5 +1,6 @@
 import type { Container } from '../container.js';
 import type { Config } from '../config/settings.js';
+import { agentHeartbeatsJob } from './agent-heartbeats.job.js';
 import { cleanupJob } from './cleanup.job.js';
 import { outboxJob } from './outbox.job.js';
 
@@ -23,4 +24,5 @@ export interface JobEntry {
 export const JOBS: Record<string, JobEntry> = {
   cleanup: { run: cleanupJob, everySeconds: () => 3600 },
   outbox: { run: outboxJob, everySeconds: (config) => config.OUTBOX_POLL_INTERVAL },
+  'agent-heartbeats': { run: agentHeartbeatsJob, everySeconds: () => 60 },
 };

@@ -1,11 +1,14 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../../config/settings.js';
 import { AppError } from '../../core/errors.js';
 import type { AgentAuthService } from '../../modules/agents/agent-auth.service.js';
-import { traceIdOf } from '../../modules/agents/agent-context.js';
+import { traceIdOf, type AgentContext } from '../../modules/agents/agent-context.js';
+import { canonicalPath, type ActionRequest, type GateOutcome, type PendingActionService } from '../../modules/agents/pending-actions.service.js';
+import { sha256Hex } from '../../security/random.js';
 import { acceptsAgents } from '../guards/agent.js';
+import { requestedSlug } from '../guards/org.js';
 
-const AGENT_SCHEME = /^AgentBearer /i;
+const AGENT_SCHEME = /^AgentBearer(?: |$)/i;
 const AGENT_RE = /^AgentBearer[ ]+(\S+)$/i;
 
 /**
@@ -14,7 +17,8 @@ const AGENT_RE = /^AgentBearer[ ]+(\S+)$/i;
  * accept them, or that has none — answers 403 AGENT_NOT_ALLOWED (a denial, for the anomaly breaker) whatever the
  * token was granted. Register after application authentication and before the routes.
  */
-export function registerAgentAuth(app: FastifyInstance, config: Config, agents: AgentAuthService): void {
+export function registerAgentAuth(app: FastifyInstance, config: Config, agents: AgentAuthService,
+  approvals: PendingActionService): void {
   if (!config.AIRS_ENABLED) return;
   app.addHook('onRoute', (route) => {
     if (acceptsAgents(route.onRequest)) route.config = { ...route.config, agents: true };
@@ -27,15 +31,45 @@ export function registerAgentAuth(app: FastifyInstance, config: Config, agents: 
     if (req.routeOptions.config.agentAuthentication === 'route') return done();
     const token = AGENT_RE.exec(header)?.[1];
     if (!token) return done(new AppError('AGENT_TOKEN_INVALID'));
-    agents.authenticate(token, traceIdOf(req.headers['x-prompt-trace-id'])).then(async (agent) => {
+    const traceId = traceIdOf(req.headers['x-prompt-trace-id']);
+    // heartbeat/ and report-usage/: the token's own bookkeeping, neither counted nor held to the breakers.
+    const authenticated = req.routeOptions.config.agentAuthentication === 'usage'
+      ? agents.authenticateOwn(token, traceId) : agents.authenticate(token, traceId);
+    authenticated.then(async (agent) => {
       req.agent = agent;
       if (req.routeOptions.config.agents !== true) await agents.deny(agent, 'AGENT_NOT_ALLOWED');
     }).then(() => done(), done);
   });
-  // After every guard: what the guards decided takes effect.
-  app.addHook('preHandler', (req, _reply, done) => {
+  // After every guard: what the guards decided takes effect, and a call that needs approval answers 202 until an
+  // approved confirmation is replayed (the route then runs once).
+  app.addHook('preHandler', (req, reply, done) => {
     const agent = req.agent;
-    if (!agent) return done();
-    agents.settle(agent).then(() => done(), done);
+    // The token's own bookkeeping does not end a run of denials.
+    if (!agent || req.routeOptions.config.agentAuthentication === 'usage') return done();
+    agents.settle(agent)
+      .then((): Promise<GateOutcome> | GateOutcome => (agent.approval ? approvals.gate(actionRequestOf(req, agent)) : PROCEED))
+      .then((outcome) => {
+        // Answered here: the handler does not run (a callback hook that replies does not call done).
+        if (outcome.kind === 'pending') reply.code(202).send(outcome.body);
+        else done();
+      }, done);
   });
+}
+
+const PROCEED: GateOutcome = { kind: 'proceed' };
+const EMPTY_BODY_SHA256 = sha256Hex('');
+
+/** What an approval is bound to (DECISIONS.md "Agents"): method, path with sorted query, X-Org-Slug and the raw body. */
+function actionRequestOf(req: FastifyRequest, agent: AgentContext): ActionRequest {
+  const confirmation = req.headers['x-action-confirmation'];
+  return {
+    agent,
+    permission: agent.approval?.permission ?? null,
+    method: req.method.toUpperCase(),
+    path: canonicalPath(req.url),
+    orgSlug: requestedSlug(req) ?? null,
+    bodySha256: agent.bodySha256 ?? EMPTY_BODY_SHA256,
+    payload: req.body,
+    confirmation: Array.isArray(confirmation) ? confirmation.join(', ') : confirmation,
+  };
 }

@@ -11,6 +11,7 @@ export const AuditLogQuery = ListQuery({
   severity: Type.Optional(Type.Enum(['info', 'warning', 'critical'])),
   application_id: Type.Optional(IdFilter),
   ip_address: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  prompt_trace_id: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9._:-]{1,128}$', description: 'X-Prompt-Trace-ID of agent requests' })),
   date_from: Type.Optional(DateFilter),
   date_to: Type.Optional(DateFilter),
   ordering: Ordering(['created_at', 'event_type', 'severity'] as const, '-created_at'),
@@ -31,6 +32,7 @@ export const AuditLog = Type.Object({
   ip_address: Nullable(Type.String()),
   user_agent: Nullable(Type.String()),
   request_id: Nullable(Type.String()),
+  prompt_trace_id: Type.Optional(Type.String({ description: 'X-Prompt-Trace-ID of the agent request, when it sent one' })),
   details: Type.Record(Type.String(), Type.Unknown()),
   created_at: Type.String({ format: 'date-time' }),
 });
@@ -39,6 +41,7 @@ export type AuditLogBody = Static<typeof AuditLog>;
 export const toAuditLog = (e: AuditEventRow): AuditLogBody => ({
   id: String(e.id), event_type: e.event_type, severity: e.severity, user: e.user_id, user_email: e.user_email,
   actor: e.actor_id, actor_email: e.actor_email, application: e.application_id, application_name: e.application_name,
-  ip_address: e.ip_address, user_agent: e.user_agent, request_id: e.request_id, details: e.details ?? {},
+  ip_address: e.ip_address, user_agent: e.user_agent, request_id: e.request_id,
+  ...(e.trace_id !== null ? { prompt_trace_id: e.trace_id } : {}), details: e.details ?? {},
   created_at: toIso(e.created_at)!,
 });

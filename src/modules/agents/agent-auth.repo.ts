@@ -115,4 +115,38 @@ export async function recordDenial(db: Executor, tokenId: number, now: Date): Pr
 export const resetDenials = (db: Executor, tokenId: number) =>
   db.updateTable('agent_tokens').set({ failed_count: 0 }).where('id', '=', tokenId).where('failed_count', '>', 0).execute();
 
+/**
+ * The heartbeat and budget breakers as the counting statement checks them, for the statements that apply them
+ * elsewhere (heartbeat/, report-usage/, the agent-heartbeats job): the token row is `a` and the time is `$2`.
+ */
+export const BREAKER_SQL = { heartbeatFresh: HEARTBEAT_FRESH, withinBudget: WITHIN_BUDGET } as const;
+
+/** heartbeat/ and report-usage/: a token and its delegating user, read without counting anything. */
+const FIND_OWN_TOKEN = `
+  select row_to_json(x) as state from (
+    select a.id as token_id, a.organization_id, a.agent_id, a.granted_permissions, a.failed_count,
+      a.status as token_status, a.expires_at as token_expires_at, '{}'::text[] as user_permissions, ${USER_COLUMNS}
+    from agent_tokens a join users u on u.id = a.user_id
+    where a.token_hash = $1
+  ) x`;
+
+/** A token as {@link findOwnToken} reads it: the counted-request shape, with the token's status and expiry. */
+export interface OwnToken extends CountedRequest {
+  token_status: AgentTokenStatus;
+  token_expires_at: string;
+}
+
+export async function findOwnToken(db: Executor, tokenHash: string): Promise<OwnToken | undefined> {
+  const { rows } = await db.executeQuery<{ state: OwnToken }>(CompiledQuery.raw(FIND_OWN_TOKEN, [tokenHash]));
+  return rows[0]?.state;
+}
+
+/** Marks the token EXPIRED when its time is up and it is still active or suspended; answers its state. */
+export async function expireOwnToken(db: Executor, tokenId: number, now: Date) {
+  await db.updateTable('agent_tokens').set({ status: 'EXPIRED', status_changed_at: now, updated_at: now })
+    .where('id', '=', tokenId).where('status', 'in', ['ACTIVE', 'SUSPENDED']).where('expires_at', '<=', now).execute();
+  return db.selectFrom('agent_tokens').select(['id', 'user_id', 'agent_id', 'status', 'suspended_reason'])
+    .where('id', '=', tokenId).executeTakeFirst();
+}
+
 export type { AgentTokenStatus };

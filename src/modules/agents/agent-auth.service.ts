@@ -27,22 +27,35 @@ export function createAgentAuthService({ db, clock, audit }: Deps) {
     const now = clock.now();
     const row = await repo.countRequest(db, hash, now);
     if (!row) throw await refusal(hash, now);
-    const user = userOf(row);
-    const lockedUntil = dateOrNull(row.locked_until);
-    return {
-      tokenId: row.token_id,
-      agentId: row.agent_id,
-      organizationId: row.organization_id,
-      granted: new Set(row.granted_permissions),
-      failedCount: row.failed_count,
-      user,
-      userPermissions: user.is_superuser ? ALL_PERMISSIONS : permissionSet(row.user_permissions),
-      userCanAct: user.is_active && !row.is_banned && row.deleted_at === null && (lockedUntil === null || lockedUntil <= now),
-      permission: null,
-      decision: null,
-      approval: null,
-      traceId,
-    };
+    return contextOf(row, traceId, now);
+  }
+
+  /**
+   * heartbeat/ and report-usage/ (DECISIONS.md "Agents"): the token's own bookkeeping is neither counted nor held to
+   * the breakers, and a suspended token is admitted (its cost was incurred); unknown, revoked and expired tokens are
+   * refused as on any route, and an expired one is marked EXPIRED.
+   */
+  async function authenticateOwn(raw: string, traceId: string | null): Promise<AgentContext> {
+    if (!AGENT_TOKEN_PATTERN.test(raw)) throw new AppError('AGENT_TOKEN_INVALID');
+    const now = clock.now();
+    const row = await repo.findOwnToken(db, sha256Hex(raw));
+    if (!row) throw new AppError('AGENT_TOKEN_INVALID');
+    const live = row.token_status === 'ACTIVE' || row.token_status === 'SUSPENDED';
+    if (!live || new Date(row.token_expires_at) <= now) throw await refuseOwn(row.token_id);
+    return contextOf(row, traceId, now);
+  }
+
+  /**
+   * Why a token's own bookkeeping cannot be done (its statement matched no live row): expired (marked so now),
+   * revoked, or suspended with its reason.
+   */
+  async function refuseOwn(tokenId: number): Promise<AppError> {
+    const state = await repo.expireOwnToken(db, tokenId, clock.now());
+    if (!state) return new AppError('AGENT_TOKEN_INVALID');
+    // Resumed meanwhile: nothing was recorded, so the call may be repeated.
+    if (state.status === 'ACTIVE') return remember(state, new AppError('AGENT_TOKEN_SUSPENDED', { extra: { reason: null } }));
+    const code = REFUSALS[state.status];
+    return remember(state, new AppError(code, code === 'AGENT_TOKEN_SUSPENDED' ? { extra: { reason: state.suspended_reason } } : {}));
   }
 
   /** Why the counting statement refused the token, after expiring or suspending it as its state asks. */
@@ -55,9 +68,9 @@ export function createAgentAuthService({ db, clock, audit }: Deps) {
     const state = await repo.findTokenState(db, hash);
     if (!state) return new AppError('AGENT_TOKEN_INVALID');
     // Still active: the window moved on between the two statements; the request was not counted, so it may retry.
-    if (state.status === 'ACTIVE') return new AppError('AGENT_TOKEN_SUSPENDED', { extra: { reason: 'RATE_LIMIT' } });
+    if (state.status === 'ACTIVE') return remember(state, new AppError('AGENT_TOKEN_SUSPENDED', { extra: { reason: 'RATE_LIMIT' } }));
     const code = REFUSALS[state.status];
-    return new AppError(code, code === 'AGENT_TOKEN_SUSPENDED' ? { extra: { reason: state.suspended_reason } } : {});
+    return remember(state, new AppError(code, code === 'AGENT_TOKEN_SUSPENDED' ? { extra: { reason: state.suspended_reason } } : {}));
   }
 
   /** Refuses the request for `code`, counting the denial (the anomaly breaker suspends at its threshold). */
@@ -79,8 +92,47 @@ export function createAgentAuthService({ db, clock, audit }: Deps) {
     }
   }
 
-  return { authenticate, deny, settle };
+  return { authenticate, authenticateOwn, refuseOwn, deny, settle };
 }
+
+/** The context of an authenticated agent request, from the token and delegating-user row. */
+function contextOf(row: repo.CountedRequest, traceId: string | null, now: Date): AgentContext {
+  const user = userOf(row);
+  const lockedUntil = dateOrNull(row.locked_until);
+  return {
+    tokenId: row.token_id,
+    agentId: row.agent_id,
+    organizationId: row.organization_id,
+    granted: new Set(row.granted_permissions),
+    failedCount: row.failed_count,
+    user,
+    userPermissions: user.is_superuser ? ALL_PERMISSIONS : permissionSet(row.user_permissions),
+    userCanAct: user.is_active && !row.is_banned && row.deleted_at === null && (lockedUntil === null || lockedUntil <= now),
+    permission: null,
+    decision: null,
+    approval: null,
+    traceId,
+  };
+}
+
+/** The known token an `AgentBearer` refusal concerns: the activity trail records refused requests too. */
+export interface RefusedToken {
+  tokenId: number;
+  userId: number;
+  agentId: string;
+}
+
+const refusedTokens = new WeakMap<AppError, RefusedToken>();
+
+/** Notes which token a refusal concerns, for {@link refusedTokenOf}. */
+function remember(state: { id: number; user_id: number; agent_id: string }, err: AppError): AppError {
+  refusedTokens.set(err, { tokenId: state.id, userId: state.user_id, agentId: state.agent_id });
+  return err;
+}
+
+/** The token a refusal of {@link AgentAuthService} concerns, when the token was known. */
+export const refusedTokenOf = (err: unknown): RefusedToken | undefined =>
+  (err instanceof AppError ? refusedTokens.get(err) : undefined);
 
 function userOf(row: repo.CountedRequest): AuthUser {
   const user: Record<string, unknown> = {};

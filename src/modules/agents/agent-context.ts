@@ -30,6 +30,8 @@ export interface AgentContext {
   approval: { permission: string | null } | null;
   /** `X-Prompt-Trace-ID` when well-formed. */
   traceId: string | null;
+  /** Hex SHA-256 of the raw request body, set by the JSON parser (absent when the request has no body). */
+  bodySha256?: string;
 }
 
 const TRACE_ID = /^[A-Za-z0-9._:-]{1,128}$/;

@@ -1,0 +1,64 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, type ErrorCode } from '../../core/errors.js';
+import { errorHandler } from '../../http/error-handler.js';
+import type { RouteDeps } from '../../http/routes.js';
+import { agentOf } from '../../http/guards/index.js';
+import { traceIdOf } from './agent-context.js';
+import { AuthorizeAllowResponse, AuthorizeBody, AuthorizePendingResponse, type AuthorizeInput } from './authorize.schemas.js';
+
+const AGENT_RE = /^AgentBearer[ ]+(\S+)$/i;
+
+/** The agent's token as the integrator forwards it (`Authorization: AgentBearer <token>`), if any. */
+const forwardedToken = (req: FastifyRequest) => AGENT_RE.exec(req.headers.authorization ?? '')?.[1];
+
+/** The refusals a decision answers: the token's state and breakers, the double check, approval. */
+const DENIALS = new Set<ErrorCode>(['AGENT_TOKEN_INVALID', 'AGENT_TOKEN_EXPIRED', 'AGENT_TOKEN_REVOKED', 'AGENT_TOKEN_SUSPENDED',
+  'AGENT_PERMISSION_DENIED', 'ACTION_CONFIRMATION_INVALID', 'ACTION_REJECTED']);
+
+/**
+ * A denial keeps the catalogue's code and status (401 for an unknown, expired or revoked token, 403 otherwise) and
+ * gains `decision: "deny"`; other errors (the application's credentials, validation, an outage) answer as anywhere.
+ * The `onError` hooks have seen the original error by then, so the agent's activity row still names its token.
+ */
+function answerDenials(err: unknown, req: FastifyRequest, reply: FastifyReply) {
+  const denial = err instanceof AppError && DENIALS.has(err.code)
+    ? new AppError(err.code, { ...err.opts, extra: { decision: 'deny', ...err.opts.extra } }) : err;
+  return errorHandler(denial, req, reply);
+}
+
+const confirmationOf = (req: FastifyRequest) => {
+  const header = req.headers['x-action-confirmation'];
+  return typeof header === 'string' ? header : undefined;
+};
+
+/**
+ * DECISIONS.md "Agents", integrators' own APIs: `POST ai/authorize/` with the application's credentials and the
+ * agent's forwarded `AgentBearer`, answering the decision a built-in route would reach — 200 allow, 202 pending, or
+ * 401/403 with `decision: "deny"`. The agent hook leaves the route alone (`agentAuthentication: 'route'`): it
+ * authenticates the forwarded token here, once the body is valid, so that a malformed call is not counted.
+ */
+export default async function authorizeRoutes(app: FastifyInstance, { container, guards }: RouteDeps) {
+  const { authorize } = container.services;
+  const appKeys: Record<string, string[]> = container.config.APPLICATION_AUTH_ENABLED ? { 'X-Access-Key': [], 'X-Access-Secret': [] } : {};
+
+  app.post('/ai/authorize/', {
+    config: { agentAuthentication: 'route' },
+    schema: {
+      tags: ['agents'],
+      description: 'Decides an agent\'s request to an integrator\'s own API. Denials answer 401 or 403 '
+        + '`{decision: "deny", code, error}` (with `reason` for a suspended token).',
+      security: [{ ...appKeys, AgentBearer: [] }],
+      body: AuthorizeBody,
+      response: { 200: AuthorizeAllowResponse, 202: AuthorizePendingResponse },
+    },
+    errorHandler: answerDenials,
+    onRequest: [guards.feature('AIRS_ENABLED')],
+    preHandler: async (req) => {
+      req.agent = await authorize.authenticate(req.body as AuthorizeInput, forwardedToken(req),
+        traceIdOf(req.headers['x-prompt-trace-id']));
+    },
+  }, async (req, reply) => {
+    const answer = await authorize.decide(agentOf(req), req.body as AuthorizeInput, confirmationOf(req));
+    return reply.code(answer.status).send(answer.body);
+  });
+}

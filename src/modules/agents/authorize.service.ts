@@ -1,0 +1,88 @@
+import type { Config } from '../../config/settings.js';
+import { AppError, type FieldErrors } from '../../core/errors.js';
+import { checkAgentOrganization, checkAgentPermission } from '../../http/guards/agent.js';
+import { resolveOrgContext, type OrgContext, type OrgContextResolver } from '../organizations/org-context.js';
+import type { AgentAuthService } from './agent-auth.service.js';
+import type { AgentContext } from './agent-context.js';
+import type { AuthorizeAnswer, AuthorizeInput } from './authorize.schemas.js';
+import { canonicalPath, type PendingActionService } from './pending-actions.service.js';
+
+type Deps = { config: Config; agents: AgentAuthService; orgs: OrgContextResolver; pendingActions: PendingActionService };
+
+/** The request an approval is bound to, as the integrator describes it. */
+interface Binding { method: string; path: string; bodySha256: string }
+
+const BINDING_FIELDS = ['method', 'path', 'body_sha256'] as const;
+
+/**
+ * DECISIONS.md "Agents", `POST ai/authorize/`: an integrator's backend asks whether the agent whose `AgentBearer` it
+ * forwards may use a permission, and gets the answer a built-in route would give: the request counted against the
+ * token's breakers, the double check (granted to the token AND held by the delegating user now, in the named
+ * organization for an organization), then the delegating user's approval when the permission needs it. Refusals are
+ * the catalogue's codes, as on a built-in route; the route answers them with `decision: "deny"`.
+ */
+export function createAuthorizeService({ config, agents, orgs, pendingActions }: Deps) {
+  const needsApproval = (permission: string) => config.AIRS_CONFIRMATION_REQUIRED.includes(permission);
+
+  /** The fields approval binds, required when the permission needs approval: 400 VALIDATION_ERROR naming each one missing. */
+  function requireBinding(input: AuthorizeInput): Binding {
+    const missing: FieldErrors = {};
+    for (const field of BINDING_FIELDS) if (input[field] === undefined) missing[field] = ['This field is required.'];
+    if (Object.keys(missing).length > 0) throw AppError.validation(missing);
+    return { method: input.method!.toUpperCase(), path: canonicalPath(input.path!), bodySha256: input.body_sha256!.toLowerCase() };
+  }
+
+  /**
+   * The forwarded token, authenticated and counted as the agent hook does for built-in routes (breakers first);
+   * a missing one is an unknown one. A call missing what approval binds is refused first, uncounted: it is the
+   * integrator's mistake, not the agent's.
+   */
+  async function authenticate(input: AuthorizeInput, token: string | undefined, traceId: string | null): Promise<AgentContext> {
+    if (needsApproval(input.permission)) requireBinding(input);
+    if (token === undefined) throw new AppError('AGENT_TOKEN_INVALID');
+    return agents.authenticate(token, traceId);
+  }
+
+  /**
+   * The delegating user's standing in the organization; none there, an unknown slug, or organizations switched off
+   * all fail the double check rather than answering the organization routes' 403 NOT_MEMBER or 404.
+   */
+  async function contextOf(slug: string, agent: AgentContext): Promise<OrgContext | null> {
+    if (!config.ORGANIZATIONS_ENABLED) return null;
+    try {
+      return await resolveOrgContext(orgs, slug, agent.user.id);
+    } catch (err) {
+      if (err instanceof AppError && (err.code === 'NOT_MEMBER' || err.code === 'ORG_NOT_FOUND')) return null;
+      throw err;
+    }
+  }
+
+  /** After {@link authenticate}: the double check, then approval. Answers allow (200) or pending (202); a denial throws. */
+  async function decide(agent: AgentContext, input: AuthorizeInput, confirmation: string | undefined): Promise<AuthorizeAnswer> {
+    const slug = input.organization?.trim().toLowerCase() || null;
+    if (slug === null) await checkAgentPermission(agents, config, agent, input.permission);
+    else await checkAgentOrganization(agents, config, agent, await contextOf(slug, agent), input.permission);
+    await agents.settle(agent);
+    if (agent.approval) {
+      const binding = requireBinding(input);
+      const outcome = await pendingActions.gate({
+        agent, permission: agent.approval.permission, method: binding.method, path: binding.path, orgSlug: slug,
+        // The integrator's body never reaches Gatehouse: its hash binds the approval, and there is nothing to show.
+        bodySha256: binding.bodySha256, payload: undefined, confirmation,
+      });
+      if (outcome.kind === 'pending') return { status: 202, body: { decision: 'pending', ...outcome.body } };
+    }
+    agent.decision = 'allow';
+    return {
+      status: 200,
+      body: {
+        decision: 'allow', agent_token_id: agent.tokenId, agent_id: agent.agentId,
+        user: { id: agent.user.id, email: agent.user.email }, granted_permissions: [...agent.granted].sort(),
+      },
+    };
+  }
+
+  return { authenticate, decide };
+}
+
+export type AuthorizeService = ReturnType<typeof createAuthorizeService>;

@@ -1,0 +1,191 @@
+import assert from 'node:assert/strict';
+import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
+import type { Db, NewRow } from '../../../src/db/database.js';
+import { createAgentActionWriter } from '../../../src/modules/audit/agent-action-writer.js';
+import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { account, agentApi, delegate, expectError, expectStatus, grantDirect, userApi, type Account } from './helpers.js';
+
+const NOW = new Date('2025-03-01T10:00:00.000Z');
+
+// Routine audit events are off here: agent_action rows are the agent's trail and are written all the same.
+describe('agent activity (agent_action audit rows)', () => {
+  let t: TestApp;
+  let alice: Account;
+  let bob: Account;
+  let prefix: string;
+  before(async () => {
+    t = await createTestApp({ now: NOW, env: { SVC_AUDIT_LOGGING_ENABLED: 'false' } });
+    prefix = t.container.config.API_PREFIX;
+  });
+  after(async () => { await t.close(); });
+  beforeEach(async () => {
+    await t.reset();
+    t.clock.set(NOW);
+    alice = await account(t, { email: 'alice@example.com' });
+    bob = await account(t, { email: 'bob@example.com' });
+    await grantDirect(t, alice.id, ['roles.view', 'users.view']);
+  });
+  afterEach(async () => { await t.container.services.agentActivity.flush(); });
+
+  const activity = async (who: Account, id: number, query = '') =>
+    expectStatus(await userApi(t)('GET', `ai/tokens/${id}/activity/${query}`, who), 200);
+
+  it('records every request, allowed or refused, with the route\'s permission, the decision and the status', async () => {
+    const agent = await delegate(t, alice, { permissions: ['roles.view'] });
+    const trace = { 'x-prompt-trace-id': 'run-1:step.2' };
+    expectStatus(await agentApi(t)('GET', 'roles/?page=1', agent.token, undefined, trace), 200);
+    t.clock.advance(1);
+    expectError(await agentApi(t)('GET', 'admin/users/', agent.token), 403, 'AGENT_PERMISSION_DENIED');
+    t.clock.advance(1);
+    expectError(await agentApi(t)('PATCH', 'me/', agent.token, { first_name: 'x' }, { 'x-prompt-trace-id': 'not a valid id!' }), 403, 'AGENT_NOT_ALLOWED');
+    t.clock.advance(1);
+    expectStatus(await agentApi(t)('POST', `ai/tokens/${agent.id}/heartbeat/`, agent.token, undefined, trace), 200);
+
+    const body = await activity(alice, agent.id);
+    assert.equal(body.count, 4);
+    const rows = body.results.map(({ id: _id, ...rest }: Record<string, unknown>) => rest);
+    assert.deepEqual(rows, [
+      { method: 'POST', path: `${prefix}ai/tokens/${agent.id}/heartbeat/`, permission: null, decision: 'allow', status: 200,
+        prompt_trace_id: 'run-1:step.2', created_at: '2025-03-01T10:00:03.000Z' },
+      { method: 'PATCH', path: `${prefix}me/`, permission: null, decision: 'deny', status: 403, prompt_trace_id: null,
+        created_at: '2025-03-01T10:00:02.000Z' },
+      { method: 'GET', path: `${prefix}admin/users/`, permission: 'users.view', decision: 'deny', status: 403, prompt_trace_id: null,
+        created_at: '2025-03-01T10:00:01.000Z' },
+      { method: 'GET', path: `${prefix}roles/`, permission: 'roles.view', decision: 'allow', status: 200, prompt_trace_id: 'run-1:step.2',
+        created_at: '2025-03-01T10:00:00.000Z' },
+    ]);
+
+    const stored = await t.container.db.selectFrom('audit_events')
+      .select(['event_type', 'severity', 'user_id', 'agent_token_id', 'trace_id', 'details', 'application_id'])
+      .where('event_type', '=', 'agent_action').orderBy('id').executeTakeFirstOrThrow();
+    assert.deepEqual(stored, {
+      event_type: 'agent_action', severity: 'info', user_id: alice.id, agent_token_id: agent.id, trace_id: 'run-1:step.2',
+      application_id: t.credentials.id,
+      details: { token_id: agent.id, agent_id: 'assistant', method: 'GET', path: `${prefix}roles/`, permission: 'roles.view',
+        decision: 'allow', status: 200, prompt_trace_id: 'run-1:step.2' },
+    });
+  });
+
+  it('records the requests refused at authentication when the token is known: suspended, revoked, expired', async () => {
+    const agent = await delegate(t, alice, { expires_in: 600 });
+    expectStatus(await userApi(t)('POST', `ai/tokens/${agent.id}/suspend/`, alice), 200);
+    expectError(await agentApi(t)('GET', 'me/', agent.token, undefined, { 'x-prompt-trace-id': 't-1' }), 403, 'AGENT_TOKEN_SUSPENDED');
+    expectStatus(await userApi(t)('POST', `ai/tokens/${agent.id}/revoke/`, alice), 200);
+    expectError(await agentApi(t)('GET', 'me/', agent.token), 401, 'AGENT_TOKEN_REVOKED');
+    expectError(await agentApi(t)('POST', `ai/tokens/${agent.id}/heartbeat/`, agent.token), 401, 'AGENT_TOKEN_REVOKED');
+    const expiring = await delegate(t, alice, { expires_in: 60 });
+    t.clock.advance(60);
+    expectError(await agentApi(t)('GET', 'me/', expiring.token), 401, 'AGENT_TOKEN_EXPIRED');
+    // An unknown token names nobody: nothing to record.
+    expectError(await agentApi(t)('GET', 'me/', `gha_${'x'.repeat(43)}`), 401, 'AGENT_TOKEN_INVALID');
+
+    const refused = (await activity(alice, agent.id)).results.map((r: Record<string, unknown>) => [r.path, r.decision, r.status, r.prompt_trace_id]);
+    assert.deepEqual(refused, [
+      [`${prefix}ai/tokens/${agent.id}/heartbeat/`, 'deny', 401, null],
+      [`${prefix}me/`, 'deny', 401, null],
+      [`${prefix}me/`, 'deny', 403, 't-1'],
+    ]);
+    assert.deepEqual((await activity(alice, expiring.id)).results.map((r: Record<string, unknown>) => [r.decision, r.status]), [['deny', 401]]);
+    const total = await t.container.db.selectFrom('audit_events').select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('event_type', '=', 'agent_action').executeTakeFirstOrThrow();
+    assert.equal(Number(total.n), 4);
+  });
+
+  it('lists the owner\'s token only (another user\'s: 404), is closed to agents, pages and filters by prompt_trace_id', async () => {
+    const agent = await delegate(t, alice, { permissions: ['roles.view'] });
+    for (const trace of ['a', 'b', 'a', 'c', 'a']) {
+      expectStatus(await agentApi(t)('GET', 'me/', agent.token, undefined, { 'x-prompt-trace-id': trace }), 200);
+      t.clock.advance(1);
+    }
+    expectError(await userApi(t)('GET', `ai/tokens/${agent.id}/activity/`, bob), 404, 'NOT_FOUND');
+    expectError(await userApi(t)('GET', 'ai/tokens/999999/activity/', alice), 404, 'NOT_FOUND');
+    expectError(await agentApi(t)('GET', `ai/tokens/${agent.id}/activity/`, agent.token), 403, 'AGENT_NOT_ALLOWED');
+
+    const filtered = await activity(alice, agent.id, '?prompt_trace_id=a&page_size=2');
+    assert.equal(filtered.count, 3);
+    assert.equal(filtered.total_pages, 2);
+    assert.ok(filtered.results.every((r: { prompt_trace_id: string }) => r.prompt_trace_id === 'a'));
+    assert.match(filtered.next, /prompt_trace_id=a/);
+    const page2 = expectStatus(await userApi(t)('GET', filtered.next.slice(prefix.length), alice), 200);
+    assert.equal(page2.results.length, 1);
+    assert.equal(page2.results[0].created_at, '2025-03-01T10:00:00.000Z');
+    // The agent's own call to the activity route (refused) is part of its trail too.
+    assert.equal((await activity(alice, agent.id)).count, 6);
+    const bad = expectError(await userApi(t)('GET', `ai/tokens/${agent.id}/activity/?prompt_trace_id=${encodeURIComponent('a b')}`, alice), 400, 'VALIDATION_ERROR');
+    assert.ok(bad.details.prompt_trace_id);
+  });
+
+  it('admin/audit-logs/ filters by prompt_trace_id and shows it on the row', async () => {
+    const auditor = await account(t, { email: 'auditor@example.com' });
+    await grantDirect(t, auditor.id, ['audit.view']);
+    const agent = await delegate(t, alice);
+    expectStatus(await agentApi(t)('GET', 'me/', agent.token, undefined, { 'x-prompt-trace-id': 'trace-42' }), 200);
+    expectStatus(await agentApi(t)('GET', 'me/', agent.token, undefined, { 'x-prompt-trace-id': 'trace-43' }), 200);
+    const body = expectStatus(await userApi(t)('GET', 'admin/audit-logs/?prompt_trace_id=trace-42', auditor), 200);
+    assert.equal(body.count, 1);
+    const [row] = body.results;
+    assert.equal(row.event_type, 'agent_action');
+    assert.equal(row.prompt_trace_id, 'trace-42');
+    assert.equal(row.user, alice.id);
+    assert.equal(row.details.prompt_trace_id, 'trace-42');
+    expectError(await userApi(t)('GET', 'admin/audit-logs/?prompt_trace_id=%3Cx%3E', auditor), 400, 'VALIDATION_ERROR');
+  });
+});
+
+describe('the agent action writer', () => {
+  /** A stand-in database that records each INSERT's rows and how many were in flight at once. */
+  function fakeDb(fail = false) {
+    const batches: number[] = [];
+    let inFlight = 0;
+    let maxInFlight = 0;
+    const db = {
+      insertInto: () => ({
+        values: (rows: unknown[]) => ({
+          execute: async () => {
+            inFlight++;
+            maxInFlight = Math.max(maxInFlight, inFlight);
+            await new Promise((resolve) => setTimeout(resolve, 5));
+            inFlight--;
+            if (fail) throw new Error('connection refused');
+            batches.push(rows.length);
+          },
+        }),
+      }),
+    } as unknown as Db;
+    return { db, batches, maxInFlight: () => maxInFlight };
+  }
+  const row = (n: number): NewRow<'audit_events'> => ({ event_type: 'agent_action', details: JSON.stringify({ n }) });
+
+  it('writes one multi-row INSERT at a time, each taking what queued meanwhile, and flush() waits for all of it', async () => {
+    const fake = fakeDb();
+    const writer = createAgentActionWriter({ db: fake.db, onError: (m) => assert.fail(m) });
+    writer.enqueue(row(0));
+    for (let i = 1; i <= 1200; i++) writer.enqueue(row(i));
+    await writer.flush();
+    assert.equal(fake.batches.reduce((a, b) => a + b, 0), 1201);
+    assert.deepEqual(fake.batches, [1, 500, 500, 200]);
+    assert.equal(fake.maxInFlight(), 1);
+    await writer.flush();
+  });
+
+  it('reports a batch the database refuses, without secrets, and carries on', async () => {
+    const fake = fakeDb(true);
+    const errors: string[] = [];
+    const writer = createAgentActionWriter({ db: fake.db, onError: (m) => errors.push(m) });
+    writer.enqueue(row(1));
+    writer.enqueue(row(2));
+    await writer.flush();
+    assert.deepEqual(errors, ['agent activity: 1 audit rows not written (connection refused)',
+      'agent activity: 1 audit rows not written (connection refused)']);
+  });
+
+  it('is flushed when the server closes', async () => {
+    const app = await createTestApp({ now: NOW });
+    const service = app.container.services.agentActivity;
+    const flush = service.flush;
+    let flushedOnClose = false;
+    service.flush = async () => { flushedOnClose = true; await flush(); };
+    await app.close();
+    assert.ok(flushedOnClose);
+  });
+});
