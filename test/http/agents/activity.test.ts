@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
-import type { Db, NewRow } from '../../../src/db/database.js';
+import type { NewRow } from '../../../src/db/database.js';
 import { createAgentActionWriter } from '../../../src/modules/audit/agent-action-writer.js';
 import { createTestApp, type TestApp } from '../../helpers/test-app.js';
 import { account, agentApi, delegate, expectError, expectStatus, grantDirect, userApi, type Account } from './helpers.js';
@@ -133,50 +133,36 @@ describe('agent activity (agent_action audit rows)', () => {
 });
 
 describe('the agent action writer', () => {
-  /** A stand-in database that records each INSERT's rows and how many were in flight at once. */
-  function fakeDb(fail = false) {
-    const batches: number[] = [];
-    let inFlight = 0;
-    let maxInFlight = 0;
-    const db = {
-      insertInto: () => ({
-        values: (rows: unknown[]) => ({
-          execute: async () => {
-            inFlight++;
-            maxInFlight = Math.max(maxInFlight, inFlight);
-            await new Promise((resolve) => setTimeout(resolve, 5));
-            inFlight--;
-            if (fail) throw new Error('connection refused');
-            batches.push(rows.length);
-          },
-        }),
-      }),
-    } as unknown as Db;
-    return { db, batches, maxInFlight: () => maxInFlight };
-  }
-  const row = (n: number): NewRow<'audit_events'> => ({ event_type: 'agent_action', details: JSON.stringify({ n }) });
+  let t: TestApp;
+  before(async () => { t = await createTestApp({ now: NOW }); });
+  after(async () => { await t.close(); });
+  beforeEach(async () => { await t.reset(); });
 
-  it('writes one multi-row INSERT at a time, each taking what queued meanwhile, and flush() waits for all of it', async () => {
-    const fake = fakeDb();
-    const writer = createAgentActionWriter({ db: fake.db, onError: (m) => assert.fail(m) });
-    writer.enqueue(row(0));
-    for (let i = 1; i <= 1200; i++) writer.enqueue(row(i));
+  const row = (n: number, extra: Partial<NewRow<'audit_events'>> = {}): NewRow<'audit_events'> =>
+    ({ event_type: 'agent_action', details: JSON.stringify({ n }), agent_token_id: n, trace_id: `t-${n}`, created_at: NOW, ...extra });
+  const written = async () => (await t.container.db.selectFrom('audit_events').select(['agent_token_id', 'trace_id', 'details', 'severity'])
+    .where('event_type', '=', 'agent_action').orderBy('agent_token_id').execute());
+
+  it('writes every queued row, in batches, and flush() waits for all of it', async () => {
+    const writer = createAgentActionWriter({ db: t.container.db, onError: (m) => assert.fail(m) });
+    for (let i = 1; i <= 1201; i++) writer.enqueue(row(i));
     await writer.flush();
-    assert.equal(fake.batches.reduce((a, b) => a + b, 0), 1201);
-    assert.deepEqual(fake.batches, [1, 500, 500, 200]);
-    assert.equal(fake.maxInFlight(), 1);
+    const rows = await written();
+    assert.equal(rows.length, 1201);
+    assert.deepEqual(rows[1200], { agent_token_id: 1201, trace_id: 't-1201', details: { n: 1201 }, severity: 'info' });
     await writer.flush();
   });
 
-  it('reports a batch the database refuses, without secrets, and carries on', async () => {
-    const fake = fakeDb(true);
+  it('reports a batch the database refuses and carries on with the next', async () => {
     const errors: string[] = [];
-    const writer = createAgentActionWriter({ db: fake.db, onError: (m) => errors.push(m) });
-    writer.enqueue(row(1));
+    const writer = createAgentActionWriter({ db: t.container.db, onError: (m) => errors.push(m) });
+    writer.enqueue(row(1, { created_at: 'not a time' }));
+    await writer.flush();
     writer.enqueue(row(2));
     await writer.flush();
-    assert.deepEqual(errors, ['agent activity: 1 audit rows not written (connection refused)',
-      'agent activity: 1 audit rows not written (connection refused)']);
+    assert.equal(errors.length, 1);
+    assert.match(errors[0]!, /^agent activity: 1 audit rows not written \(/);
+    assert.deepEqual((await written()).map((r) => r.agent_token_id), [2]);
   });
 
   it('is flushed when the server closes', async () => {
