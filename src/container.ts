@@ -107,7 +107,7 @@ export async function buildContainer(opts: ContainerOptions) {
   const auditLogs = createAuditLogService({ db, pending: agentActions });
   const organizations = createOrganizationService({ db, clock, config, audit });
   const dashboard = createDashboardService({ db, config });
-  const agentAuth = createAgentAuthService({ db, clock, audit });
+  const agentAuth = createAgentAuthService({ db, counters: database.counters, clock, audit });
   const agentUsage = createUsageService({ db, clock, audit, agentAuth });
   const agentActivity = createAgentActivityService({ db, clock, writer: agentActions });
   const agentTokens = createAgentTokenService({ db, clock, config, audit, rbac, orgs: organizations.resolver });

@@ -62,16 +62,16 @@ const RATIOS: Array<{ name: string; num: [System, string]; den: [System, string]
   { name: 'session check: Gatehouse me/ ÷ better-auth get-session', num: ['gatehouse-postgres', 'me'], den: ['better-auth', 'better-auth-get-session'], target: 1 },
   { name: 'org detail (depth 5, inherited role) ÷ me/', num: ['gatehouse-postgres', 'org-detail'], den: ['gatehouse-postgres', 'me'], target: 0.5 },
   { name: 'agent: ai/authorize/ ÷ me/', num: ['gatehouse-postgres', 'authorize'], den: ['gatehouse-postgres', 'me'], target: 0.5 },
-  { name: 'agent: roles/ with AgentBearer ÷ me/', num: ['gatehouse-postgres', 'agent-roles'], den: ['gatehouse-postgres', 'me'], target: 0.5 },
 ];
 
 /**
  * Latency ceilings, in milliseconds rather than a ratio: an agent request's p99 at most `slackMs` above `me/`'s at the
- * same load on the same server (the value is the difference of the two p99s).
+ * same load on the same server — both sent at one fixed rate (`@paced`: half of what `ai/authorize/` reached flat
+ * out), since flat out each answers from the queue its own rate leaves. The value is the difference of the two p99s.
  */
 const LATENCY_TARGETS: Array<{ name: string; num: [System, string]; den: [System, string]; slackMs: number }> = [
-  { name: 'agent: ai/authorize/ p99 − me/ p99 (ms)', num: ['gatehouse-postgres', 'authorize'], den: ['gatehouse-postgres', 'me'], slackMs: 2 },
-  { name: 'agent: roles/ p99 − me/ p99 (ms)', num: ['gatehouse-postgres', 'agent-roles'], den: ['gatehouse-postgres', 'me'], slackMs: 2 },
+  { name: 'agent: ai/authorize/ p99 − me/ p99 at the same rate (ms)', num: ['gatehouse-postgres', 'authorize@paced'],
+    den: ['gatehouse-postgres', 'me@paced'], slackMs: 2 },
 ];
 
 /**
@@ -88,6 +88,7 @@ const CONTEXT_RATIOS: Array<{ name: string; num: [System, string]; den: [System,
   { name: 'context: server CPU per bare argon2id route request ÷ CPU per raw verify', num: ['baseline', 'bare-argon2-route'],
     den: ['baseline', 'argon2-verify'], cpu: true },
   { name: 'context: Gatehouse login ÷ bare argon2id route', num: ['gatehouse-postgres', 'login'], den: ['baseline', 'bare-argon2-route'] },
+  { name: 'context: roles/ with AgentBearer ÷ me/', num: ['gatehouse-postgres', 'agent-roles'], den: ['gatehouse-postgres', 'me'] },
 ];
 
 export const median = (values: number[]): number | null => {

@@ -81,9 +81,24 @@ export async function runGatehouse(ctx: RunContext, kind: DatabaseKind): Promise
   try {
     await withServer(ctx, async () => gatehouse.run, async (run) => {
       for (const scenario of scenarios) await measure(ctx, system, scenario, job(ctx, `gatehouse-${scenario}`, run, creds));
+      await measurePaced(ctx, system, run, creds);
     });
   } finally {
     gatehouse.cleanup();
+  }
+}
+
+/**
+ * Latency at the same load (the agent target of DESIGN.md §7: `ai/authorize/` at most 2 ms above `me/` at p99): both
+ * at one fixed rate, half of what `ai/authorize/` reached flat out in this round, so neither answers from a queue.
+ */
+export const PACED_SCENARIOS = ['me', 'authorize'] as const;
+async function measurePaced(ctx: RunContext, system: System, run: ServerRun, creds: Partial<LoadJob>): Promise<void> {
+  const flatOut = ctx.report.scenarios.find((s) => s.system === system && s.scenario === 'authorize' && s.round === ctx.round);
+  if (!flatOut || !ctx.opts.only.has('me') || flatOut.rps <= 0) return;
+  const rate = Math.max(1, Math.floor(flatOut.rps / 2));
+  for (const scenario of PACED_SCENARIOS) {
+    await measure(ctx, system, `${scenario}@paced`, job(ctx, `gatehouse-${scenario}`, run, { ...creds, rate }));
   }
 }
 

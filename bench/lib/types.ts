@@ -27,6 +27,11 @@ export interface LoadJob {
   runId: string;
   /** The server's process, whose CPU time the load child reads around the measured run. */
   serverPid?: number;
+  /**
+   * Requests per second over all connections, for a latency comparison at the same load: without it the load
+   * generator sends as fast as the server answers (and latency is mostly the queue the rate leaves).
+   */
+  rate?: number;
 }
 
 /** One measured scenario. Latencies in milliseconds. */

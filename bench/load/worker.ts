@@ -17,6 +17,7 @@ function fire(job: LoadJob, scenario: Scenario, durationS: number): Promise<Resu
     duration: durationS,
     timeout: 10,
     requests: [scenario.request],
+    ...(job.rate ? { overallRate: job.rate } : {}),
   });
 }
 

@@ -16,6 +16,13 @@ export interface Database {
   close(): Promise<void>;
   /** Embedded only: a tarball of the data directory (tests load a prepared one). */
   dumpDataDir?(): Promise<Blob>;
+  /**
+   * Where request counters are written (the agent breakers' per-request counts): PostgreSQL connections whose
+   * commits do not wait for the WAL to reach the disk (`synchronous_commit = off`). A crash of PostgreSQL can lose
+   * the last fraction of a second of counts, never a state change, which go through `db`. The embedded database
+   * has the one connection: `db` itself.
+   */
+  counters: Db;
 }
 
 export class DatabaseUnavailableError extends Error {
@@ -120,18 +127,23 @@ export async function openPostgres(url: string, poolSize = 10, preparedStatement
     query_timeout: opts.statementTimeoutMs + READ_TIMEOUT_MARGIN_MS,
     idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_TIMEOUT_MS,
   } : {};
-  const pool = new pg.Pool({
-    Client,
-    connectionString: url,
-    max: poolSize,
-    connectionTimeoutMillis: opts.connectTimeoutMs ?? SETTINGS.DATABASE_CONNECT_TIMEOUT.default * 1000,
-    ...bounds,
-    // Identities and counts are int8; every id fits in a JS number, so read them as numbers.
-    types: { getTypeParser: (oid: number, format?: 'text' | 'binary') =>
-      oid === INT8_OID ? Number : pg.types.getTypeParser(oid, format) },
-  });
-  // An idle client's error reaches the pool too, which drops the client; the client's own listener has reported it.
-  pool.on('error', () => undefined);
+  const poolOf = (max: number, options?: string) => {
+    const p = new pg.Pool({
+      Client,
+      connectionString: url,
+      max,
+      connectionTimeoutMillis: opts.connectTimeoutMs ?? SETTINGS.DATABASE_CONNECT_TIMEOUT.default * 1000,
+      ...bounds,
+      ...(options ? { options } : {}),
+      // Identities and counts are int8; every id fits in a JS number, so read them as numbers.
+      types: { getTypeParser: (oid: number, format?: 'text' | 'binary') =>
+        oid === INT8_OID ? Number : pg.types.getTypeParser(oid, format) },
+    });
+    // An idle client's error reaches the pool too, which drops the client; the client's own listener has reported it.
+    p.on('error', () => undefined);
+    return p;
+  };
+  const pool = poolOf(poolSize);
   const location = redactUrl(url);
   try {
     const client = await pool.connect();
@@ -141,7 +153,11 @@ export async function openPostgres(url: string, poolSize = 10, preparedStatement
     throw new DatabaseUnavailableError(`Cannot connect to PostgreSQL at ${location}: ${(err as Error).message}`);
   }
   const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
-  return { db, kind: 'postgres', location, close: () => db.destroy() };
+  // Opened on first use, at most half as many connections as the main pool.
+  const counters = new Kysely<DatabaseSchema>({
+    dialect: new PostgresDialect({ pool: poolOf(Math.max(1, Math.ceil(poolSize / 2)), '-c synchronous_commit=off') }),
+  });
+  return { db, counters, kind: 'postgres', location, close: async () => { await Promise.all([db.destroy(), counters.destroy()]); } };
 }
 
 export async function openPGlite(dataDir: string, template?: Blob): Promise<Database> {
@@ -158,6 +174,7 @@ export async function openPGlite(dataDir: string, template?: Blob): Promise<Data
     const db = new Kysely<DatabaseSchema>({ dialect: new PGliteDialect(pglite) });
     return {
       db,
+      counters: db,
       kind: 'pglite',
       location: dir ? join(dir, 'pglite') : MEMORY_DATA_DIR,
       close: async () => { try { await db.destroy(); } finally { release(); } },

@@ -10,7 +10,8 @@ import { PUBLIC_USER_COLUMNS } from '../users/user-columns.js';
 import { AGENT_TOKEN_PATTERN, type AgentContext } from './agent-context.js';
 import * as repo from './agent-auth.repo.js';
 
-type Deps = { db: Db; clock: Clock; audit: AuditService };
+/** `counters`: where the per-request counts are written (see `Database.counters`); `db` for everything else. */
+type Deps = { db: Db; counters: Db; clock: Clock; audit: AuditService };
 
 /** The codes a refused agent request answers, by the token's state. */
 const REFUSALS = { EXPIRED: 'AGENT_TOKEN_EXPIRED', REVOKED: 'AGENT_TOKEN_REVOKED', SUSPENDED: 'AGENT_TOKEN_SUSPENDED' } as const;
@@ -20,12 +21,12 @@ const REFUSALS = { EXPIRED: 'AGENT_TOKEN_EXPIRED', REVOKED: 'AGENT_TOKEN_REVOKED
  * token with its delegating user; a refusal says why (unknown, expired, revoked, suspended — tripping the breaker
  * it is over first). Denials are counted for the anomaly breaker; an allowed request ends a run of them.
  */
-export function createAgentAuthService({ db, clock, audit }: Deps) {
+export function createAgentAuthService({ db, counters, clock, audit }: Deps) {
   async function authenticate(raw: string, traceId: string | null): Promise<AgentContext> {
     if (!AGENT_TOKEN_PATTERN.test(raw)) throw new AppError('AGENT_TOKEN_INVALID');
     const hash = sha256Hex(raw);
     const now = clock.now();
-    const row = await repo.countRequest(db, hash, now);
+    const row = await repo.countRequest(counters, hash, now);
     if (!row) throw await refusal(hash, now);
     return contextOf(row, traceId, now);
   }

@@ -60,7 +60,7 @@ describe('health with an unreachable database', () => {
     const pool = new pg.Pool({ connectionString: 'postgres://gatehouse@127.0.0.1:1/gatehouse', max: 1, connectionTimeoutMillis: 2000 });
     pool.on('error', () => undefined);
     const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
-    database = { db, kind: 'postgres', location: '127.0.0.1:1/gatehouse', close: () => db.destroy() };
+    database = { db, counters: db, kind: 'postgres', location: '127.0.0.1:1/gatehouse', close: () => db.destroy() };
     const { config } = loadConfig({ SVC_DEBUG: 'true', SVC_LOG_LEVEL: 'silent', SVC_DATABASE_URL: 'postgres://gatehouse@127.0.0.1:1/gatehouse' });
     const container = await buildContainer({ config, database, hasher: await testHasher() });
     app = await buildApp(container, { logStream: false });
