@@ -28,7 +28,7 @@ const SECURITY_SCHEMES = {
 } as const;
 
 /** Whether each user guard made through `documentedGuards` lets a request without a bearer through. */
-const userGuards = new WeakMap<object, { optional: boolean }>();
+const userGuards = new WeakMap<object, { optional: boolean; agents: boolean }>();
 
 /**
  * The route guards, with each user guard remembered, so that the document lists the bearer scheme on the
@@ -39,7 +39,7 @@ export function documentedGuards(guards: Guards): Guards {
     ...guards,
     user: (opts = {}) => {
       const guard = guards.user(opts);
-      userGuards.set(guard, { optional: opts.optional ?? false });
+      userGuards.set(guard, { optional: opts.optional ?? false, agents: opts.agents ?? false });
       return guard;
     },
   };
@@ -56,7 +56,9 @@ function routeSecurity(route: RouteOptions, appKeys: SecurityRequirement): Secur
   const user = userGuardOf(route);
   if (!user) return undefined;
   const withBearer = { ...appKeys, Bearer: [] };
-  return user.optional ? [withBearer, appKeys] : [withBearer];
+  // A route that accepts agents takes either token (DECISIONS.md "Agents").
+  const bearers = user.agents ? [withBearer, { ...appKeys, AgentBearer: [] }] : [withBearer];
+  return user.optional ? [...bearers, appKeys] : bearers;
 }
 
 export function openApiOptions(config: Config): SwaggerOptions {

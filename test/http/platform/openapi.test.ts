@@ -84,11 +84,14 @@ describe('OpenAPI document and viewers', () => {
     assert.deepEqual(doc.security, [APP_KEYS]);
   });
 
-  it('lists the Bearer scheme on the operations whose guards require a user, both alternatives where the bearer is optional', async () => {
+  it('lists the Bearer scheme on the operations whose guards require a user, AgentBearer beside it where agents are accepted, both alternatives where the bearer is optional', async () => {
     const doc = (await t.api({ method: 'GET', path: 'docs/schema/' })).json();
     const operation = (method: string, path: string) => doc.paths[`${PREFIX}${path}`]?.[method];
-    assert.deepEqual(operation('get', 'me/').security, [{ ...APP_KEYS, Bearer: [] }]);
-    assert.deepEqual(operation('get', 'admin/users/').security, [{ ...APP_KEYS, Bearer: [] }]);
+    const userOrAgent = [{ ...APP_KEYS, Bearer: [] }, { ...APP_KEYS, AgentBearer: [] }];
+    assert.deepEqual(operation('get', 'me/').security, userOrAgent);
+    assert.deepEqual(operation('get', 'admin/users/').security, userOrAgent);
+    assert.deepEqual(operation('patch', 'me/').security, [{ ...APP_KEYS, Bearer: [] }], 'closed to agents');
+    assert.deepEqual(operation('get', 'applications/').security, [{ ...APP_KEYS, Bearer: [] }], 'closed to agents');
     assert.deepEqual(operation('post', 'logout/').security, [{ ...APP_KEYS, Bearer: [] }, APP_KEYS]);
     assert.equal(operation('post', 'login/email/').security, undefined, 'login/email/ inherits the application keys');
     assert.equal(operation('get', 'password/requirements/').security, undefined);
