@@ -3,6 +3,7 @@ import type { Config } from '../../config/settings.js';
 import { refusedTokenOf, type RefusedToken } from '../../modules/agents/agent-auth.service.js';
 import { traceIdOf } from '../../modules/agents/agent-context.js';
 import type { AgentAction, AgentActivityService } from '../../modules/agents/activity.service.js';
+import { actorMetaOf } from '../request-meta.js';
 
 /**
  * DECISIONS.md "Agents": an `agent_action` audit row for every agent request, allowed or not — including those
@@ -38,7 +39,6 @@ function actionOf(req: FastifyRequest, reply: FastifyReply, refusal: RefusedToke
   const status = reply.statusCode;
   const token = agent ? { tokenId: agent.tokenId, userId: agent.user.id, agentId: agent.agentId } : refusal;
   if (!token) return undefined;
-  const userAgent = req.headers['user-agent'];
   return {
     ...token,
     method: req.method.toUpperCase(),
@@ -48,9 +48,6 @@ function actionOf(req: FastifyRequest, reply: FastifyReply, refusal: RefusedToke
     decision: agent?.decision ?? (status < 400 ? 'allow' : 'deny'),
     status,
     traceId: agent ? agent.traceId : traceIdOf(req.headers['x-prompt-trace-id']),
-    applicationId: req.application?.id ?? null,
-    ip: req.clientIp || null,
-    userAgent: typeof userAgent === 'string' ? userAgent.slice(0, 512) : null,
-    requestId: String(req.id),
+    meta: actorMetaOf(req),
   };
 }

@@ -2,6 +2,7 @@ import type { Clock } from '../../core/clock.js';
 import { AppError } from '../../core/errors.js';
 import { pageRequest } from '../../core/pagination.js';
 import type { Db } from '../../db/database.js';
+import type { ActorMeta } from '../rbac/actor.js';
 import type { AgentActionWriter } from '../audit/agent-action-writer.js';
 import { AGENT_ACTION_EVENT, toActivityRow, type AgentActionDetails, type AgentActivityInput } from './activity.schemas.js';
 import type { AgentDecision } from './agent-context.js';
@@ -22,10 +23,7 @@ export interface AgentAction {
   decision: AgentDecision;
   status: number;
   traceId: string | null;
-  applicationId: number | null;
-  ip: string | null;
-  userAgent: string | null;
-  requestId: string;
+  meta: ActorMeta;
 }
 
 /**
@@ -41,7 +39,7 @@ export function createAgentActivityService({ db, clock, writer }: Deps) {
     };
     writer.enqueue({
       event_type: AGENT_ACTION_EVENT, severity: 'info', user_id: action.userId, actor_id: null,
-      application_id: action.applicationId, ip_address: action.ip, user_agent: action.userAgent, request_id: action.requestId,
+      application_id: action.meta.applicationId, ip_address: action.meta.ip, user_agent: action.meta.userAgent, request_id: action.meta.requestId,
       trace_id: action.traceId, agent_token_id: action.tokenId, details: JSON.stringify(details), created_at: clock.now(),
     });
   }

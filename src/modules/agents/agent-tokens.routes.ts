@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { PageOf, toPage } from '../../core/pagination.js';
 import { pathId } from '../../core/fields.js';
 import { authOf } from '../../http/guards/index.js';
+import { actorMetaOf } from '../../http/request-meta.js';
 import type { RouteDeps } from '../../http/routes.js';
 import { EmptyBody } from '../admin/admin-users.schemas.js';
 import {
@@ -16,15 +17,7 @@ const tags = ['agents'];
 /** The signed-in user managing their own agent tokens, with what an audit event records about the request. */
 export function tokenOwnerOf(req: FastifyRequest): TokenOwner {
   const { user } = authOf(req);
-  const agent = req.headers['user-agent'];
-  return {
-    id: user.id,
-    is_superuser: user.is_superuser,
-    meta: {
-      applicationId: req.application?.id ?? null, ip: req.clientIp || null,
-      userAgent: typeof agent === 'string' ? agent.slice(0, 512) : null, requestId: String(req.id),
-    },
-  };
+  return { id: user.id, is_superuser: user.is_superuser, meta: actorMetaOf(req) };
 }
 
 /**

@@ -6,7 +6,7 @@ import type { AgentTokenStatus, Db } from '../../db/database.js';
 import { newOpaqueToken, sha256Hex } from '../../security/random.js';
 import type { AuditService } from '../audit/audit.service.js';
 import { resolveOrgContext, type OrgContextResolver } from '../organizations/org-context.js';
-import type { ActorMeta } from '../rbac/actor.js';
+import { auditOrigin, type ActorMeta } from '../rbac/actor.js';
 import { missingFrom, type PermissionSource } from '../rbac/permission-set.js';
 import { AGENT_TOKEN_PREFIX } from './agent-context.js';
 import {
@@ -52,8 +52,7 @@ function breakerLimits(input: CircuitBreakerInput | undefined) {
  */
 export function createAgentTokenService({ db, clock, config, audit, rbac, orgs }: Deps) {
   const event = (owner: TokenOwner, event_type: string, details: Record<string, unknown>, severity: 'info' | 'warning' = 'info') =>
-    audit.record({ event_type, severity, user_id: owner.id, actor_id: owner.id, application_id: owner.meta.applicationId,
-      ip_address: owner.meta.ip, user_agent: owner.meta.userAgent, request_id: owner.meta.requestId, details });
+    audit.record({ event_type, severity, user_id: owner.id, ...auditOrigin(owner), details });
 
   /** The organization a token is bound to, and what the user holds there; or the user's global permissions. */
   async function scopeOf(owner: TokenOwner, slug: string | undefined) {

@@ -6,6 +6,7 @@ import { pageRequest } from '../../core/pagination.js';
 import type { Db } from '../../db/database.js';
 import { sha256Hex } from '../../security/random.js';
 import type { AuditService } from '../audit/audit.service.js';
+import { auditOrigin } from '../rbac/actor.js';
 import type { AgentContext } from './agent-context.js';
 import type { TokenOwner } from './agent-tokens.service.js';
 import * as repo from './pending-actions.repo.js';
@@ -169,9 +170,7 @@ export function createPendingActionService({ db, clock, config, audit, key }: De
     if (!row) throw new AppError('NOT_FOUND');
     const { event, message } = DECISIONS[outcome];
     // Always written (warning): this is the human authorization, or refusal, of what an agent asked to do.
-    await audit.record({ event_type: event, severity: 'warning', user_id: owner.id, actor_id: owner.id,
-      application_id: owner.meta.applicationId, ip_address: owner.meta.ip, user_agent: owner.meta.userAgent,
-      request_id: owner.meta.requestId, trace_id: row.prompt_trace_id,
+    await audit.record({ event_type: event, severity: 'warning', user_id: owner.id, ...auditOrigin(owner), trace_id: row.prompt_trace_id,
       details: { action_id: row.id, token_id: row.agent_token_id, agent_id: row.agent_id, permission: row.permission,
         method: row.method, path: row.path, prompt_trace_id: row.prompt_trace_id } });
     return { status, message, action: toActionRow(row, confirmationOf(row.token_nonce)) };

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { authOf, heldPermissions } from '../../http/guards/index.js';
+import { actorMetaOf } from '../../http/request-meta.js';
 import type { RouteDeps } from '../../http/routes.js';
 import type { Actor } from './actor.js';
 
@@ -21,18 +22,7 @@ export function accessControl({ guards, container }: RouteDeps) {
 
   async function actorOf(req: FastifyRequest): Promise<Actor> {
     const { user: me } = authOf(req);
-    const agent = req.headers['user-agent'];
-    return {
-      id: me.id,
-      is_superuser: me.is_superuser,
-      permissions: await heldPermissions(req, rbac),
-      meta: {
-        applicationId: req.application?.id ?? null,
-        ip: req.clientIp || null,
-        userAgent: typeof agent === 'string' ? agent.slice(0, 512) : null,
-        requestId: String(req.id),
-      },
-    };
+    return { id: me.id, is_superuser: me.is_superuser, permissions: await heldPermissions(req, rbac), meta: actorMetaOf(req) };
   }
 
   const requires = (code: string, { agents = true, approval = false }: RequiresOptions = {}) =>

@@ -16,8 +16,8 @@ export interface Actor {
   meta: ActorMeta;
 }
 
-/** The audit fields every administrative event carries. */
-export const auditOrigin = (actor: Actor) => ({
+/** The audit fields every event a signed-in user caused carries: who acted, and the request's facts. */
+export const auditOrigin = (actor: { id: number; meta: ActorMeta }) => ({
   actor_id: actor.id,
   application_id: actor.meta.applicationId,
   ip_address: actor.meta.ip,
