@@ -108,7 +108,7 @@ export async function buildContainer(opts: ContainerOptions) {
   const organizations = createOrganizationService({ db, clock, config, audit });
   const dashboard = createDashboardService({ db, config });
   const agentAuth = createAgentAuthService({ db, counters: database.counters, clock, audit });
-  const agentUsage = createUsageService({ db, clock, audit, agentAuth });
+  const agentUsage = createUsageService({ db, clock, agentAuth });
   const agentActivity = createAgentActivityService({ db, clock, writer: agentActions });
   const agentTokens = createAgentTokenService({ db, clock, config, audit, rbac, orgs: organizations.resolver });
   const pendingActions = createPendingActionService({ db, clock, config, audit, key: deriveKey(secretKey, 'agent-actions') });

@@ -1,6 +1,6 @@
 import type { Clock } from '../../core/clock.js';
 import { AppError, type ErrorCode } from '../../core/errors.js';
-import type { Db } from '../../db/database.js';
+import type { AgentTokenStatus, Db } from '../../db/database.js';
 import { dateOrNull } from '../../db/json-row.js';
 import { sha256Hex } from '../../security/random.js';
 import type { AuditService } from '../audit/audit.service.js';
@@ -52,26 +52,22 @@ export function createAgentAuthService({ db, counters, clock, audit }: Deps) {
    */
   async function refuseOwn(tokenId: number): Promise<AppError> {
     const state = await repo.expireOwnToken(db, tokenId, clock.now());
-    if (!state) return new AppError('AGENT_TOKEN_INVALID');
     // Resumed meanwhile: nothing was recorded, so the call may be repeated.
-    if (state.status === 'ACTIVE') return remember(state, new AppError('AGENT_TOKEN_SUSPENDED', { extra: { reason: null } }));
-    const code = REFUSALS[state.status];
-    return remember(state, new AppError(code, code === 'AGENT_TOKEN_SUSPENDED' ? { extra: { reason: state.suspended_reason } } : {}));
+    return state ? refusalOf(state, null) : new AppError('AGENT_TOKEN_INVALID');
   }
+
+  /** A token suspended by a breaker (its owner's suspensions are audited by the token service). */
+  const recordSuspension = (token: { id: number; user_id: number; agent_id: string }, reason: string | null) =>
+    audit.record({ event_type: 'agent_token_suspended', severity: 'warning', user_id: token.user_id,
+      details: { token_id: token.id, agent_id: token.agent_id, reason } });
 
   /** Why the counting statement refused the token, after expiring or suspending it as its state asks. */
   async function refusal(hash: string, now: Date): Promise<AppError> {
     const changed = await repo.tripBreakers(db, hash, now);
-    if (changed?.status === 'SUSPENDED') {
-      await audit.record({ event_type: 'agent_token_suspended', severity: 'warning', user_id: changed.user_id,
-        details: { token_id: changed.id, agent_id: changed.agent_id, reason: changed.suspended_reason } });
-    }
+    if (changed?.status === 'SUSPENDED') await recordSuspension(changed, changed.suspended_reason);
     const state = await repo.findTokenState(db, hash);
-    if (!state) return new AppError('AGENT_TOKEN_INVALID');
     // Still active: the window moved on between the two statements; the request was not counted, so it may retry.
-    if (state.status === 'ACTIVE') return remember(state, new AppError('AGENT_TOKEN_SUSPENDED', { extra: { reason: 'RATE_LIMIT' } }));
-    const code = REFUSALS[state.status];
-    return remember(state, new AppError(code, code === 'AGENT_TOKEN_SUSPENDED' ? { extra: { reason: state.suspended_reason } } : {}));
+    return state ? refusalOf(state, 'RATE_LIMIT') : new AppError('AGENT_TOKEN_INVALID');
   }
 
   /** Refuses the request for `code`, counting the denial (the anomaly breaker suspends at its threshold). */
@@ -79,8 +75,7 @@ export function createAgentAuthService({ db, counters, clock, audit }: Deps) {
     agent.decision = 'deny';
     // The delegating user's standing is not the agent's doing: it stops the token without counting against it.
     if (agent.userCanAct && await repo.recordDenial(db, agent.tokenId, clock.now())) {
-      await audit.record({ event_type: 'agent_token_suspended', severity: 'warning', user_id: agent.user.id,
-        details: { token_id: agent.tokenId, agent_id: agent.agentId, reason: 'ANOMALY' } });
+      await recordSuspension({ id: agent.tokenId, user_id: agent.user.id, agent_id: agent.agentId }, 'ANOMALY');
     }
     throw new AppError(code);
   }
@@ -93,7 +88,18 @@ export function createAgentAuthService({ db, counters, clock, audit }: Deps) {
     }
   }
 
-  return { authenticate, authenticateOwn, refuseOwn, deny, settle };
+  return { authenticate, authenticateOwn, refuseOwn, recordSuspension, deny, settle };
+}
+
+/**
+ * The refusal a known token's state answers: expired, revoked, or suspended with its reason. A token found active
+ * again answers suspended with `reasonIfActive` (its state changed between the statements).
+ */
+function refusalOf(state: { id: number; user_id: number; agent_id: string; status: AgentTokenStatus; suspended_reason: string | null },
+  reasonIfActive: string | null): AppError {
+  const code = state.status === 'ACTIVE' ? 'AGENT_TOKEN_SUSPENDED' : REFUSALS[state.status];
+  const reason = state.status === 'ACTIVE' ? reasonIfActive : state.suspended_reason;
+  return remember(state, new AppError(code, code === 'AGENT_TOKEN_SUSPENDED' ? { extra: { reason } } : {}));
 }
 
 /** The context of an authenticated agent request, from the token and delegating-user row. */

@@ -1,23 +1,20 @@
 import { toIso, type Clock } from '../../core/clock.js';
 import { AppError } from '../../core/errors.js';
 import type { Db } from '../../db/database.js';
-import type { AuditService } from '../audit/audit.service.js';
 import type { AgentAuthService } from './agent-auth.service.js';
 import type { AgentContext } from './agent-context.js';
 import { usd } from './agent-tokens.schemas.js';
 import type { ReportUsageInput } from './usage.schemas.js';
 import * as repo from './usage.repo.js';
 
-type Deps = { db: Db; clock: Clock; audit: AuditService; agentAuth: AgentAuthService };
+type Deps = { db: Db; clock: Clock; agentAuth: AgentAuthService };
 
 /**
  * DECISIONS.md "Agents": an agent's own bookkeeping — `heartbeat/` and `report-usage/`, with the `AgentBearer` of the
  * token named in the path — and the agent-heartbeats job that applies the dead man's switch and expiry to idle tokens.
  */
-export function createUsageService({ db, clock, audit, agentAuth }: Deps) {
-  const suspended = (token: { id: number; user_id: number; agent_id: string }, reason: string) =>
-    audit.record({ event_type: 'agent_token_suspended', severity: 'warning', user_id: token.user_id,
-      details: { token_id: token.id, agent_id: token.agent_id, reason } });
+export function createUsageService({ db, clock, agentAuth }: Deps) {
+  const suspended = agentAuth.recordSuspension;
 
   /** Only the token itself may report for itself (403 AGENT_TOKEN_MISMATCH), whether or not the other one exists. */
   function ownToken(agent: AgentContext, tokenId: number) {
