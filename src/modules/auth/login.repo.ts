@@ -3,6 +3,7 @@ import type { Executor } from '../../db/database.js';
 import { dateOrNull } from '../../db/json-row.js';
 import { precompile } from '../../db/precompiled.js';
 import { grantArrays } from '../rbac/rbac.repo.js';
+import type { NewSession } from '../sessions/sessions.repo.js';
 import { PUBLIC_USER_COLUMNS } from '../users/user-columns.js';
 import type { PublicUser } from '../users/users.repo.js';
 
@@ -34,17 +35,8 @@ export async function recordLogin(db: Executor, id: number, now: Date, unlessLoc
 }
 
 /** What the one-statement login writes: the session about to be opened and the attempt that opened it. */
-export interface SignInArgs {
+export interface SignInArgs extends Omit<NewSession, 'userId'> {
   id: number;
-  now: Date;
-  applicationId: number | null;
-  deviceId: string;
-  deviceInfo: string | null;
-  deviceSummary: string | null;
-  ip: string | null;
-  userAgent: string | null;
-  expiresAt: Date;
-  tokenHash: string;
   maxDevices: number;
   maxSessions: number;
   identifier: string;

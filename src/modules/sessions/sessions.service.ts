@@ -27,16 +27,7 @@ export interface SessionUser {
 }
 
 /** A session about to be opened: what its row holds, its first refresh token, and the limits it must fit in. */
-export interface PreparedSession {
-  userId: number;
-  applicationId: number | null;
-  deviceId: string;
-  deviceInfo: string | null;
-  deviceSummary: string | null;
-  ip: string | null;
-  userAgent: string | null;
-  now: Date;
-  expiresAt: Date;
+export interface PreparedSession extends Omit<sessions.NewSession, 'tokenHash'> {
   refresh: { raw: string; hash: string };
   /** 0: no limit. */
   maxDevices: number;
