@@ -39,7 +39,6 @@ const confirmationOf = (req: FastifyRequest) => {
  */
 export default async function authorizeRoutes(app: FastifyInstance, { container, guards }: RouteDeps) {
   const { authorize } = container.services;
-  const appKeys: Record<string, string[]> = container.config.APPLICATION_AUTH_ENABLED ? { 'X-Access-Key': [], 'X-Access-Secret': [] } : {};
 
   app.post('/ai/authorize/', {
     config: { agentAuthentication: 'route' },
@@ -47,7 +46,6 @@ export default async function authorizeRoutes(app: FastifyInstance, { container,
       tags: ['agents'],
       description: 'Decides an agent\'s request to an integrator\'s own API. Denials answer 401 or 403 '
         + '`{decision: "deny", code, error}` (with `reason` for a suspended token).',
-      security: [{ ...appKeys, AgentBearer: [] }],
       body: AuthorizeBody,
       response: { 200: AuthorizeAllowResponse, 202: AuthorizePendingResponse },
     },

@@ -22,15 +22,13 @@ async function agentOnly(req: FastifyRequest) {
  */
 export default async function usageRoutes(app: FastifyInstance, { container, guards }: RouteDeps) {
   const { agentUsage } = container.services;
-  const appKeys: Record<string, string[]> = container.config.APPLICATION_AUTH_ENABLED ? { 'X-Access-Key': [], 'X-Access-Secret': [] } : {};
-  const security = [{ ...appKeys, AgentBearer: [] }];
   const onRequest = [guards.feature('AIRS_ENABLED'), agentOnly, guards.user({ agents: true })];
   const config = { agentAuthentication: 'usage' as const };
 
   app.post('/ai/tokens/:id/heartbeat/', {
     config,
     schema: {
-      tags, security, params: AgentTokenParams, body: EmptyBody, response: { 200: HeartbeatResponse },
+      tags, params: AgentTokenParams, body: EmptyBody, response: { 200: HeartbeatResponse },
       description: 'The dead man\'s switch: a suspended token answers 403 AGENT_TOKEN_SUSPENDED with `reason`; a beat '
         + 'after the deadline suspends the token (HEARTBEAT_MISSING).',
     },
@@ -40,7 +38,7 @@ export default async function usageRoutes(app: FastifyInstance, { container, gua
   app.post('/ai/tokens/:id/report-usage/', {
     config,
     schema: {
-      tags, security, params: AgentTokenParams, body: ReportUsageBody, response: { 200: UsageResponse },
+      tags, params: AgentTokenParams, body: ReportUsageBody, response: { 200: UsageResponse },
       description: 'Adds the cost (always recorded, also for a suspended token). While the spend is at or above the budget '
         + 'the answer is 403 `{error, code: "BUDGET_EXCEEDED", status: "suspended", spend_usd, budget_limit_usd}`.',
     },
