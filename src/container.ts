@@ -20,6 +20,10 @@ import { createLoginService } from './modules/auth/login.service.js';
 import { createLogoutService } from './modules/auth/logout.service.js';
 import { createRegistrationService } from './modules/auth/registration.service.js';
 import { createDashboardService } from './modules/dashboard/dashboard.service.js';
+import { createDeletionService } from './modules/deletion/deletion.service.js';
+import { createDeletionCompletionService } from './modules/deletion/completion.service.js';
+import { createDeletionAdminService } from './modules/deletion/deletion-admin.service.js';
+import { createExportService } from './modules/export/export.service.js';
 import { createInvitationService } from './modules/organizations/invitations.service.js';
 import { createMemberService } from './modules/organizations/members.service.js';
 import { createOrganizationService } from './modules/organizations/organizations.service.js';
@@ -86,6 +90,8 @@ export async function buildContainer(opts: ContainerOptions) {
   const lockout = createLockoutService({ db, clock, config, audit });
   const twofactor = createTwoFactorService({ db, clock, config, verifyPassword: users.verifyPassword, audit, lockout,
     sealer: createSealer(deriveKey(secretKey, 'totp')), codeKey: deriveKey(secretKey, 'backup-codes') });
+  const deletion = createDeletionService({ db, clock, config, audit, lockout, sessions, outbox, verifyPassword: users.verifyPassword,
+    verifySecondFactor: twofactor.verifyLoginCode });
   const members = createMemberService({ db, clock, config, audit });
   const invitations = createInvitationService({ db, clock, config, audit, outbox, members });
   // Invitations waiting for a verified address become memberships when its account signs in or verifies it, never
@@ -104,9 +110,13 @@ export async function buildContainer(opts: ContainerOptions) {
   const userGrants = createUserGrantsService({ db, audit, rbac });
   const adminUsers = createAdminUserService({ db, clock, audit, rbac, sessions });
   const security = createSecurityService({ db, clock, audit, sessions });
+  const deletionCompletion = createDeletionCompletionService({ db, clock, config, audit, outbox });
+  const deletionAdmin = createDeletionAdminService({ db, clock, completion: deletionCompletion });
   const auditLogs = createAuditLogService({ db, pending: agentActions });
   const organizations = createOrganizationService({ db, clock, config, audit });
   const dashboard = createDashboardService({ db, config });
+  const dataExport = createExportService({ db, clock, config, verifyPassword: users.verifyPassword, audit, lockout, rbac,
+    pendingAudit: agentActions });
   const agentAuth = createAgentAuthService({ db, counters: database.counters, clock, audit });
   const agentUsage = createUsageService({ db, clock, agentAuth });
   const agentActivity = createAgentActivityService({ db, clock, writer: agentActions });
@@ -134,7 +144,8 @@ export async function buildContainer(opts: ContainerOptions) {
       outbox, applications, audit, users, rbac, sessions, bearer, lockout, login, registration, auth, profile,
       otpLogin, magicLinks,
       permissions, roles, userGrants, adminUsers, security, auditLogs, otp, passwords, twofactor, passwordChange, passwordReset,
-      organizations, members, invitations, dashboard, agentAuth, agentTokens, pendingActions, authorize, agentUsage, agentActivity,
+      deletionCompletion, deletionAdmin,
+      organizations, members, invitations, dashboard, deletion, dataExport, agentAuth, agentTokens, pendingActions, authorize, agentUsage, agentActivity,
     },
   };
 }

@@ -125,6 +125,8 @@ export const SETTINGS = {
   AIRS_MAX_TOKEN_LIFETIME: int(86400, 'Longest agent-token lifetime in seconds (`expires_in`).', { min: 1 }),
   AIRS_REDACT_PII: bool(false, 'Answers to agent requests show emails, phones, names and addresses as `***REDACTED***`.'),
   ACCOUNT_DELETION_GRACE_PERIOD_DAYS: int(30, 'Days between a confirmed deletion request and anonymization.'),
+  ACCOUNT_DELETION_CONFIRMATION_LIFETIME: int(86400, 'Seconds the emailed account-deletion confirmation token stays valid.', lifetime),
+  PURGE_IP_ON_DELETION: bool(false, 'When an account is deleted, also blank the IP addresses and user agents of its audit rows.'),
   // Notifications
   EMAIL_BACKEND: oneOf('console', ['console', 'smtp', 'memory'] as const, 'Email delivery: `console`, `smtp`, or `memory` (tests).'),
   EMAIL_FROM: str('no-reply@localhost', 'Sender address.'),

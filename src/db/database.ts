@@ -62,6 +62,8 @@ export interface UsersTable {
   max_sessions: number | null;
   max_devices: number | null;
   deleted_at: NullableTimestamp;
+  /** When the confirmed deletion request's grace period ends; set only while one waits (the account is inactive). */
+  deletion_scheduled_at: NullableTimestamp;
   created_at: DefaultTimestamp;
   updated_at: DefaultTimestamp;
   last_login: NullableTimestamp;
@@ -382,6 +384,35 @@ export interface AgentPendingActionsTable {
   executed_at: NullableTimestamp;
 }
 
+export type DeletionStatus = 'pending' | 'confirmation_sent' | 'confirmed' | 'completed' | 'cancelled';
+
+export interface AccountDeletionRequestsTable {
+  id: Generated<number>;
+  user_id: number;
+  /** Blanked once the request is completed (after the final email is queued). */
+  user_email: string | null;
+  status: ColumnType<DeletionStatus, DeletionStatus | undefined, DeletionStatus>;
+  reason: string | null;
+  ip_address: string | null;
+  /** SHA-256 of the emailed confirmation token; cleared once used. */
+  confirmation_hash: string | null;
+  confirmation_expires_at: NullableTimestamp;
+  /** The outbox message carrying the token: its delivery moves the request to `confirmation_sent`. */
+  confirmation_message_id: number | null;
+  /** A reference to the request, not a credential (DECISIONS.md "Account deletion and export"). */
+  cancellation_token: string;
+  requested_at: DefaultTimestamp;
+  confirmed_at: NullableTimestamp;
+  grace_period_ends_at: Timestamp;
+  completed_at: NullableTimestamp;
+  cancelled_at: NullableTimestamp;
+  admin_notes: string | null;
+  processed_by: number | null;
+  /** Failed completion attempts (the job retries on its next run). */
+  attempts: Generated<number>;
+  last_error: string | null;
+}
+
 export interface DatabaseSchema {
   applications: ApplicationsTable;
   users: UsersTable;
@@ -410,6 +441,7 @@ export interface DatabaseSchema {
   organization_invitations: OrganizationInvitationsTable;
   agent_tokens: AgentTokensTable;
   agent_pending_actions: AgentPendingActionsTable;
+  account_deletion_requests: AccountDeletionRequestsTable;
 }
 
 export type Db = Kysely<DatabaseSchema>;

@@ -11,7 +11,10 @@ import securityRoutes from '../modules/admin/security.routes.js';
 import applicationRoutes from '../modules/applications/applications.routes.js';
 import authRoutes from '../modules/auth/auth.routes.js';
 import dashboardRoutes from '../modules/dashboard/dashboard.routes.js';
+import deletionRoutes from '../modules/deletion/deletion.routes.js';
+import deletionAdminRoutes from '../modules/deletion/deletion-admin.routes.js';
 import docsRoutes from '../modules/docs/docs.routes.js';
+import exportRoutes from '../modules/export/export.routes.js';
 import healthRoutes from '../modules/ops/health.routes.js';
 import metricsRoutes from '../modules/ops/metrics.routes.js';
 import invitationRoutes from '../modules/organizations/invitations.routes.js';
@@ -47,6 +50,7 @@ export const API_ROUTES: RoutePlugin[] = [
   applicationRoutes,
   adminUserRoutes,
   securityRoutes,
+  deletionAdminRoutes,
   otpRoutes,
   passwordlessRoutes,
   passwordRoutes,
@@ -55,6 +59,8 @@ export const API_ROUTES: RoutePlugin[] = [
   memberRoutes,
   invitationRoutes,
   dashboardRoutes,
+  deletionRoutes,
+  exportRoutes,
   agentTokenRoutes,
   usageRoutes,
   agentActivityRoutes,

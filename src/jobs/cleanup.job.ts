@@ -1,9 +1,8 @@
 import { addSeconds } from '../core/clock.js';
+import { RETENTION } from '../core/retention.js';
 import type { Job } from './registry.js';
 
 const DAY = 86_400;
-/** How long ended sessions, expired tokens and login attempts stay visible to administrators. */
-export const RETENTION = { sessionsDays: 30, loginAttemptsDays: 90, lockoutsDays: 1, codesDays: 1 } as const;
 
 /** Deletes what can no longer matter: expired blacklist entries, long-ended sessions, stale counters, dead codes and links. */
 export const cleanupJob: Job = async ({ db, clock }, log) => {

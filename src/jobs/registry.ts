@@ -2,6 +2,7 @@ import type { Container } from '../container.js';
 import type { Config } from '../config/settings.js';
 import { agentHeartbeatsJob } from './agent-heartbeats.job.js';
 import { cleanupJob } from './cleanup.job.js';
+import { expiredDeletionsJob } from './expired-deletions.job.js';
 import { outboxJob } from './outbox.job.js';
 
 export interface JobResult {
@@ -25,4 +26,5 @@ export const JOBS: Record<string, JobEntry> = {
   cleanup: { run: cleanupJob, everySeconds: () => 3600 },
   outbox: { run: outboxJob, everySeconds: (config) => config.OUTBOX_POLL_INTERVAL },
   'agent-heartbeats': { run: agentHeartbeatsJob, everySeconds: () => 60 },
+  'expired-deletions': { run: expiredDeletionsJob, everySeconds: () => 3600 },
 };

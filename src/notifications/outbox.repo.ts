@@ -29,6 +29,9 @@ export const finishMessage = (db: Executor, id: number, status: 'sent' | 'failed
     .set({ status, payload: '', locked_until: null, last_error: error, ...(status === 'sent' ? { sent_at: now } : {}) })
     .where('id', '=', id).execute();
 
+export const deleteMessage = (db: Executor, id: number) =>
+  db.deleteFrom('outbox_messages').where('id', '=', id).execute();
+
 export const retryLater = (db: Executor, id: number, at: Date, error: string) =>
   db.updateTable('outbox_messages').set({ status: 'pending', next_attempt_at: at, locked_until: null, last_error: error })
     .where('id', '=', id).execute();

@@ -31,6 +31,8 @@ const LEASE_SECONDS = 60;
 const BATCH = 50;
 const BACKOFF_BASE_SECONDS = 5;
 const BACKOFF_MAX_SECONDS = 3600;
+/** Purposes whose row is removed once finished (sent or given up): the last message to a deleted account's address. */
+const REMOVED_ONCE_FINISHED: ReadonlySet<string> = new Set<Purpose>(['deletion_completed']);
 
 /**
  * Emails and SMS go through an outbox: `enqueue` writes the message in the caller's transaction (with the code
@@ -40,6 +42,15 @@ const BACKOFF_MAX_SECONDS = 3600;
 export function createOutboxService({ db, clock, config, notifier, sealer, onError }: Deps) {
   let running: Promise<DeliveryReport> | null = null;
   let again = false;
+  const delivered = new Map<Purpose, (messageId: number) => Promise<unknown>>();
+
+  /**
+   * Runs `handler` after each message of `purpose` is delivered (a deletion request becomes `confirmation_sent`).
+   * A failing handler is reported and never undoes or repeats the delivery.
+   */
+  function onDelivered(purpose: Purpose, handler: (messageId: number) => Promise<unknown>): void {
+    delivered.set(purpose, handler);
+  }
 
   async function enqueue(trx: Executor, msg: OutgoingMessage): Promise<number | null> {
     const row = await repo.insertMessage(trx, {
@@ -61,6 +72,9 @@ export function createOutboxService({ db, clock, config, notifier, sealer, onErr
     }
   }
 
+  const finish = (m: repo.ClaimedMessage, status: 'sent' | 'failed' | 'expired', error: string | null) =>
+    (REMOVED_ONCE_FINISHED.has(m.purpose) ? repo.deleteMessage(db, m.id) : repo.finishMessage(db, m.id, status, clock.now(), error));
+
   /** One pass over the due messages. */
   async function deliverDue(): Promise<DeliveryReport> {
     const report: DeliveryReport = { sent: 0, retried: 0, failed: 0, expired: 0 };
@@ -69,20 +83,22 @@ export function createOutboxService({ db, clock, config, notifier, sealer, onErr
       const batch = await repo.claimDue(db, now, addSeconds(now, LEASE_SECONDS), BATCH);
       for (const m of batch) {
         if (m.expires_at <= clock.now()) {
-          await repo.finishMessage(db, m.id, 'expired', clock.now(), null);
+          await finish(m, 'expired', null);
           report.expired++;
           continue;
         }
         try {
           await deliver(m);
-          await repo.finishMessage(db, m.id, 'sent', clock.now(), null);
+          await finish(m, 'sent', null);
           report.sent++;
+          await delivered.get(m.purpose as Purpose)?.(m.id)
+            .catch((err: Error) => onError?.(`after delivery of message ${m.id}: ${err.message}`));
         } catch (err) {
           // Only the error text is kept: it names the provider's refusal, never the message content.
           const error = String((err as Error)?.message ?? err).slice(0, 500);
           onError?.(`delivery of ${m.channel} message ${m.id} failed (attempt ${m.attempts}): ${error}`);
           if (m.attempts >= config.OUTBOX_MAX_ATTEMPTS) {
-            await repo.finishMessage(db, m.id, 'failed', clock.now(), error);
+            await finish(m, 'failed', error);
             report.failed++;
           } else {
             const delay = Math.min(BACKOFF_MAX_SECONDS, BACKOFF_BASE_SECONDS * 2 ** (m.attempts - 1));
@@ -118,7 +134,7 @@ export function createOutboxService({ db, clock, config, notifier, sealer, onErr
     flush().catch((err: Error) => onError?.(`outbox pass failed: ${err.message}`));
   }
 
-  return { enqueue, deliverDue, flush, kick, pending: () => repo.countPending(db) };
+  return { enqueue, onDelivered, deliverDue, flush, kick, pending: () => repo.countPending(db) };
 }
 
 export type OutboxService = ReturnType<typeof createOutboxService>;

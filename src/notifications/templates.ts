@@ -2,8 +2,10 @@
  * Message templates (subject, text and HTML) in English and French, chosen by the user's `language`
  * (`fr`, `fr-CA`… → French; anything else → English).
  */
-export type Purpose = 'otp' | 'password_reset' | 'magic_link' | 'invitation' | 'security_alert' | 'account_deletion';
-export const PURPOSES: readonly Purpose[] = ['otp', 'password_reset', 'magic_link', 'invitation', 'security_alert', 'account_deletion'];
+export type Purpose = 'otp' | 'password_reset' | 'magic_link' | 'invitation' | 'security_alert'
+  | 'deletion_confirmation' | 'deletion_confirmed' | 'deletion_cancelled' | 'deletion_completed';
+export const PURPOSES: readonly Purpose[] = ['otp', 'password_reset', 'magic_link', 'invitation', 'security_alert',
+  'deletion_confirmation', 'deletion_confirmed', 'deletion_cancelled', 'deletion_completed'];
 export type Language = 'en' | 'fr';
 
 /** Template variables. Every value is plain text; HTML escaping happens here, never in callers. */
@@ -19,6 +21,8 @@ export interface TemplateVars {
   token?: string;
   event?: string;
   date?: string;
+  /** A deletion request's cancellation reference (not a credential). */
+  reference?: string;
   app?: string;
 }
 
@@ -106,14 +110,64 @@ const COPY: Record<Purpose, Record<Language, Copy>> = {
       lines: (v) => [`Nous avons remarqué ceci sur votre compte : ${v.event}.`, `Quand : ${v.date}. Si ce n'était pas vous, changez votre mot de passe et déconnectez tous vos appareils.`],
     },
   },
-  account_deletion: {
+  deletion_confirmation: {
     en: {
-      subject: () => 'Your account deletion',
-      lines: (v) => [v.event ?? 'Your account deletion request has been updated.', ...(v.date ? [`Date: ${v.date}.`] : [])],
+      subject: () => 'Confirm the deletion of your account',
+      lines: (v) => [
+        'Someone asked to delete your account. To confirm, send this confirmation token to the confirmation page of the application:',
+        `${v.token}`,
+        `It expires in ${v.minutes ?? 1440} minutes. Once confirmed, your account is deactivated and deleted after ${v.days} days; until then you can cancel.`,
+        `Request reference: ${v.reference}. If it was not you, change your password: the request stays unconfirmed and expires.`,
+      ],
     },
     fr: {
-      subject: () => 'Suppression de votre compte',
-      lines: (v) => [v.event ?? 'Votre demande de suppression de compte a été mise à jour.', ...(v.date ? [`Date : ${v.date}.`] : [])],
+      subject: () => 'Confirmez la suppression de votre compte',
+      lines: (v) => [
+        "Quelqu'un a demandé la suppression de votre compte. Pour confirmer, transmettez ce jeton de confirmation à la page de confirmation de l'application :",
+        `${v.token}`,
+        `Il expire dans ${v.minutes ?? 1440} minutes. Une fois confirmée, votre compte est désactivé puis supprimé au bout de ${v.days} jours ; d'ici là vous pouvez annuler.`,
+        `Référence de la demande : ${v.reference}. Si ce n'était pas vous, changez votre mot de passe : la demande reste non confirmée et expire.`,
+      ],
+    },
+  },
+  deletion_confirmed: {
+    en: {
+      subject: () => 'Your account will be deleted',
+      lines: (v) => [
+        `Your account deletion is confirmed. Your account is deactivated; the grace period ends ${v.date}, and your data is then anonymized.`,
+        `Until then you can sign in and cancel the deletion. Request reference: ${v.reference}.`,
+      ],
+    },
+    fr: {
+      subject: () => 'Votre compte va être supprimé',
+      lines: (v) => [
+        `La suppression de votre compte est confirmée. Votre compte est désactivé ; le délai de grâce se termine le ${v.date}, puis vos données sont anonymisées.`,
+        `D'ici là vous pouvez vous connecter et annuler la suppression. Référence de la demande : ${v.reference}.`,
+      ],
+    },
+  },
+  deletion_cancelled: {
+    en: {
+      subject: () => 'Your account deletion is cancelled',
+      lines: (v) => [`The deletion of your account was cancelled on ${v.date}; your account is active again.`,
+        'If it was not you, change your password and sign out of every device.'],
+    },
+    fr: {
+      subject: () => 'La suppression de votre compte est annulée',
+      lines: (v) => [`La suppression de votre compte a été annulée le ${v.date} ; votre compte est de nouveau actif.`,
+        "Si ce n'était pas vous, changez votre mot de passe et déconnectez tous vos appareils."],
+    },
+  },
+  deletion_completed: {
+    en: {
+      subject: () => 'Your account has been deleted',
+      lines: (v) => [`Your account was deleted on ${v.date}: your personal data has been anonymized and you can no longer sign in.`,
+        'This is the last message we send to this address.'],
+    },
+    fr: {
+      subject: () => 'Votre compte a été supprimé',
+      lines: (v) => [`Votre compte a été supprimé le ${v.date} : vos données personnelles ont été anonymisées et vous ne pouvez plus vous connecter.`,
+        'Ceci est le dernier message envoyé à cette adresse.'],
     },
   },
 };

@@ -1,8 +1,8 @@
 import { createHmac, createSecretKey, randomUUID, webcrypto, type KeyObject } from 'node:crypto';
 import { errors, jwtVerify } from 'jose';
 
-export type TokenScope = 'full' | 'password_change_only' | '2fa_setup_only';
-export const TOKEN_SCOPES: readonly TokenScope[] = ['full', 'password_change_only', '2fa_setup_only'];
+export type TokenScope = 'full' | 'password_change_only' | '2fa_setup_only' | 'deletion_pending';
+export const TOKEN_SCOPES: readonly TokenScope[] = ['full', 'password_change_only', '2fa_setup_only', 'deletion_pending'];
 
 /** DECISIONS.md claim set. No personal data: `sub` is the user id, nothing else about the person. */
 export interface AccessClaims {

@@ -10,6 +10,7 @@ import * as m0008 from './0008_password_normalization.js';
 import * as m0009 from './0009_sessions_version.js';
 import * as m0010 from './0010_organizations.js';
 import * as m0011 from './0011_agents.js';
+import * as m0012 from './0012_account_deletion.js';
 
 /** Every migration, in order. Migrations are frozen once released: add a new one, never edit an old one. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0009_sessions_version': m0009,
   '0010_organizations': m0010,
   '0011_agents': m0011,
+  '0012_account_deletion': m0012,
 };

@@ -27,17 +27,24 @@ export function createAuditService({ db, clock, config }: Deps) {
   const enabled = (severity: 'info' | 'warning' | 'critical') => severity !== 'info' || config.AUDIT_LOGGING_ENABLED;
 
   async function record(event: AuditEventInput, trx: Executor = db): Promise<number | null> {
-    const severity = event.severity ?? 'info';
-    if (!enabled(severity)) return null;
+    if (!enabled(event.severity ?? 'info')) return null;
+    return recordAlways(event, trx);
+  }
+
+  /**
+   * An event written whatever SVC_AUDIT_LOGGING_ENABLED says, at its own severity: a record the service must be able
+   * to show later (each personal-data export, which dashboard/gdpr/ counts).
+   */
+  async function recordAlways(event: AuditEventInput, trx: Executor = db): Promise<number> {
     const row = await repo.insertAuditEvent(trx, {
       ...event,
-      severity,
+      severity: event.severity ?? 'info',
       details: JSON.stringify(event.details ?? {}),
       created_at: clock.now(),
     });
     return row.id;
   }
-  return { record, enabled };
+  return { record, recordAlways, enabled };
 }
 
 export type AuditService = ReturnType<typeof createAuditService>;

@@ -60,9 +60,13 @@ export default async function authRoutes(app: FastifyInstance, { container, guar
 
   app.post('/logout/', {
     schema: { tags: ['auth'], body: LogoutBody, response: { 200: MessageResponse } },
-    onRequest: [guards.user({ optional: true, scopes: ['full', 'password_change_only', '2fa_setup_only'] })],
+    onRequest: [guards.user({ optional: true, scopes: ['full', 'password_change_only', '2fa_setup_only', 'deletion_pending'] })],
   }, async (req, reply) => {
     const raw = cookie.read(req, (req.body as { refresh_token?: string }).refresh_token);
+    if (!raw && req.auth?.claims.scope === 'deletion_pending') {
+      await container.services.auth.logoutBearerSession(req.auth, metaOf(req));
+      return { message: 'Logged out successfully' };
+    }
     if (!raw) throw new AppError('MISSING_REFRESH_TOKEN');
     await container.services.auth.logout(raw, req.auth, metaOf(req));
     if (cookie.enabled) cookie.clear(reply);

@@ -52,6 +52,8 @@ export const TokenResponse = Type.Object({
   must_change_password: Type.Boolean(),
   token_scope: Type.Optional(Type.String()),
   requires_2fa: Type.Boolean(),
+  deletion_pending: Type.Optional(Type.Boolean({ description: 'The account waits for its deletion: no refresh token, scope `deletion_pending`' })),
+  scheduled_deletion_date: Type.Optional(Type.String({ format: 'date-time', description: 'When the grace period ends' })),
   session_id: Type.String(),
   device_id: Type.String(),
   user: UserResponse,

@@ -7,7 +7,7 @@ import type { AuditService } from '../audit/audit.service.js';
 import type { Grants, RbacService } from '../rbac/rbac.service.js';
 import { tokenScopeFor, type ScopeSubject } from '../sessions/scope.js';
 import type { IssuedTokens, RequestMeta, SessionService } from '../sessions/sessions.service.js';
-import { canSignIn } from '../users/account-state.js';
+import { canSignIn, isDeletionPending } from '../users/account-state.js';
 import type { PasswordVerifier } from '../users/password-verifier.js';
 import * as users from '../users/users.repo.js';
 import { toUserResponse } from '../users/users.schemas.js';
@@ -105,36 +105,59 @@ export function createLoginService(deps: Deps) {
     } });
   }
 
-  /**
-   * Opens the session, records the login and builds SPEC.md's token response (or applies the admin gate). One
-   * transaction: the last-login update (which answers the account row the response shows and holds its lock for
-   * the session limits), the session with its refresh token, and the attempt with its audit event.
-   */
+  /** Opens the session, records the login and builds SPEC.md's token response (or applies the admin gate). */
   async function completeLogin(user: users.LoginUser, identifier: string, deviceInfo: string | undefined, meta: LoginMeta) {
     const scope = scopeFor(user);
     if (scope === '2fa_setup_only') return refuseUntilTwoFactor(user, identifier, deviceInfo, meta);
-    let done: { row: users.PublicUser; grants: Grants; issued: IssuedTokens };
+    if (isDeletionPending(user)) return signInPendingDeletion(user, identifier, deviceInfo, meta);
+    let done: SignedIn;
     try {
-      done = await signInAtOnce(user, identifier, deviceInfo, meta, scope) ?? await db.transaction().execute(async (trx) => {
-        const now = clock.now();
-        // The lock was checked before the password; a concurrent failure may have locked the account since.
-        const recorded = await loginRepo.recordLogin(trx, user.id, now, lockout.enabled());
-        if (!recorded) throw await lockout.lockedErrorOf(user.id, trx);
-        const issued = await sessions.open(trx, user, scope, deviceInfo, meta, { userLocked: true });
-        await attempts.insertLoginRecords(trx, {
-          identifier: identifier.slice(0, 254), method: meta.method, userId: user.id, ip: meta.ip, applicationId: meta.applicationId, now,
-          event: audit.enabled('info') ? {
-            userAgent: meta.userAgent, details: JSON.stringify({ method: meta.method, session_id: Number(issued.session_id) }),
-          } : null,
-        });
-        return { row: recorded.user, grants: recorded.grants, issued };
-      });
+      done = await signInAtOnce(user, identifier, deviceInfo, meta, scope) ?? await signInTransaction(user, identifier, deviceInfo, meta, scope);
     } catch (err) {
       if (err instanceof AppError) await failed(identifier, meta, user.id, err.code.toLowerCase());
       throw err;
     }
     if (deps.onSignIn) await deps.onSignIn(user);
     return tokenResponseOf(done.row, done.grants, done.issued);
+  }
+
+  type SignedIn = { row: users.PublicUser; grants: Grants; issued: IssuedTokens };
+
+  /**
+   * One transaction: the last-login update (which answers the account row the response shows and holds its lock for
+   * the session limits), the session with its refresh token, and the attempt with its audit event.
+   */
+  const signInTransaction = (user: users.LoginUser, identifier: string, deviceInfo: string | undefined, meta: LoginMeta,
+    scope: TokenScope): Promise<SignedIn> => db.transaction().execute(async (trx) => {
+    const now = clock.now();
+    // The lock was checked before the password; a concurrent failure may have locked the account since.
+    const recorded = await loginRepo.recordLogin(trx, user.id, now, lockout.enabled());
+    if (!recorded) throw await lockout.lockedErrorOf(user.id, trx);
+    const issued = await sessions.open(trx, user, scope, deviceInfo, meta, { userLocked: true });
+    await attempts.insertLoginRecords(trx, {
+      identifier: identifier.slice(0, 254), method: meta.method, userId: user.id, ip: meta.ip, applicationId: meta.applicationId, now,
+      event: audit.enabled('info') ? {
+        userAgent: meta.userAgent, details: JSON.stringify({ method: meta.method, session_id: Number(issued.session_id) }),
+      } : null,
+    });
+    return { row: recorded.user, grants: recorded.grants, issued };
+  });
+
+  /**
+   * DECISIONS.md "Account deletion and export": an account whose deletion is confirmed, having passed every check of
+   * a normal login, gets a `deletion_pending` access token and no refresh token — enough to cancel the deletion,
+   * read its status, export its data or sign out. Its session's refresh token is never handed out.
+   */
+  async function signInPendingDeletion(user: users.LoginUser, identifier: string, deviceInfo: string | undefined, meta: LoginMeta) {
+    let done: SignedIn;
+    try {
+      done = await signInTransaction(user, identifier, deviceInfo, meta, 'deletion_pending');
+    } catch (err) {
+      if (err instanceof AppError) await failed(identifier, meta, user.id, err.code.toLowerCase());
+      throw err;
+    }
+    const { refresh_token: _withheld, ...body } = tokenResponseOf(done.row, done.grants, done.issued);
+    return { ...body, refresh_expires_in: 0, deletion_pending: true, scheduled_deletion_date: user.deletion_scheduled_at!.toISOString() };
   }
 
   /**

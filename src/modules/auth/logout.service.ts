@@ -17,6 +17,20 @@ export function createLogoutService({ db, sessions, audit }: Deps) {
     }
   }
 
+  /**
+   * POST logout/ with a `deletion_pending` bearer, whose session never handed out a refresh token: the bearer's own
+   * session ends and the token is blacklisted.
+   */
+  async function logoutBearerSession(auth: AuthContext, meta: RequestMeta): Promise<void> {
+    const sessionId = Number(auth.claims.sid);
+    await db.transaction().execute(async (trx) => {
+      await sessions.endSession(trx, sessionId, 'logout');
+      await sessions.blacklist(trx, auth.claims, auth.user.id, 'logout');
+    });
+    await audit.record({ event_type: 'logout', user_id: auth.user.id, application_id: meta.applicationId, ip_address: meta.ip,
+      user_agent: meta.userAgent, details: { session_id: sessionId } });
+  }
+
   /** POST logout/all/: every session ends and every earlier access token stops working; answers the device count. */
   async function logoutAll(auth: AuthContext, meta: RequestMeta): Promise<number> {
     const result = await db.transaction().execute(async (trx) => {
@@ -29,7 +43,7 @@ export function createLogoutService({ db, sessions, audit }: Deps) {
     return result.devices;
   }
 
-  return { logout, logoutAll };
+  return { logout, logoutBearerSession, logoutAll };
 }
 
 export type LogoutService = ReturnType<typeof createLogoutService>;

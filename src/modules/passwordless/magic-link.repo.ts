@@ -2,7 +2,7 @@ import type { Executor, NewRow } from '../../db/database.js';
 
 /** The account a magic link would be sent to: its state and the language of the message. */
 export const findRecipient = (db: Executor, email: string) =>
-  db.selectFrom('users').select(['id', 'email', 'language', 'is_active', 'is_banned', 'deleted_at'])
+  db.selectFrom('users').select(['id', 'email', 'language', 'is_active', 'is_banned', 'deleted_at', 'deletion_scheduled_at'])
     .where('email', '=', email).executeTakeFirst();
 
 /** Retires every still-usable link sent to this address (the newest link replaces them). */

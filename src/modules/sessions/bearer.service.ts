@@ -6,7 +6,7 @@ import { verifyAccessToken, type AccessClaims, type JwtKey } from '../../securit
 import * as tokens from './tokens.repo.js';
 
 export type AuthUser = Omit<NonNullable<Awaited<ReturnType<typeof tokens.findBearerState>>>,
-  'is_blacklisted' | 'session_open' | 'tokens_valid_after' | 'deleted_at' | 'is_banned'>;
+  'is_blacklisted' | 'session_open' | 'tokens_valid_after' | 'deleted_at' | 'is_banned' | 'deletion_scheduled_at'>;
 
 export interface AuthContext {
   user: AuthUser;
@@ -55,10 +55,13 @@ export function createBearerService({ db, clock, config, jwtKey }: Deps) {
     if (!row) throw new AppError('TOKEN_INVALID');
     const invalidated = row.tokens_valid_after !== null && claims.iat * 1000 < row.tokens_valid_after.getTime();
     if (row.is_blacklisted) remember(claims, now);
-    if (row.is_blacklisted || !row.session_open || invalidated || !row.is_active || row.is_banned || row.deleted_at !== null) {
+    // An account inactive only because its deletion waits for the grace period takes its `deletion_pending` tokens.
+    const active = row.is_active || (claims.scope === 'deletion_pending' && row.deletion_scheduled_at !== null);
+    if (row.is_blacklisted || !row.session_open || invalidated || !active || row.is_banned || row.deleted_at !== null) {
       throw new AppError('TOKEN_BLACKLISTED');
     }
-    const { is_blacklisted: _b, session_open: _s, tokens_valid_after: _t, deleted_at: _d, is_banned: _x, ...user } = row;
+    const { is_blacklisted: _b, session_open: _s, tokens_valid_after: _t, deleted_at: _d, is_banned: _x, deletion_scheduled_at: _p,
+      ...user } = row;
     return { user, claims };
   }
 

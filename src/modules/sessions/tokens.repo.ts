@@ -59,7 +59,7 @@ export const insertBlacklistEntry = (db: Executor, values: NewRow<'token_blackli
 const bearerStateQuery = (db: Executor, a: { userId: number; jti: string; sessionId: number; now: Date | string }) =>
   db.selectFrom('users as u')
     .select(PUBLIC_USER_COLUMNS.map((c) => `u.${c}` as const))
-    .select(['u.is_banned', 'u.deleted_at', 'u.tokens_valid_after'])
+    .select(['u.is_banned', 'u.deleted_at', 'u.tokens_valid_after', 'u.deletion_scheduled_at'])
     .select([
       sql<boolean>`exists (select 1 from token_blacklist b where b.jti = ${a.jti})`.as('is_blacklisted'),
       sql<boolean>`exists (select 1 from sessions s where s.id = ${a.sessionId} and s.user_id = u.id and s.revoked_at is null and s.expires_at > ${a.now})`.as('session_open'),
@@ -67,7 +67,7 @@ const bearerStateQuery = (db: Executor, a: { userId: number; jti: string; sessio
     .where('u.id', '=', a.userId);
 
 type BearerRow = NonNullable<Awaited<ReturnType<ReturnType<typeof bearerStateQuery>['executeTakeFirst']>>>;
-type DateColumn = 'created_at' | 'last_login' | 'deleted_at' | 'tokens_valid_after';
+type DateColumn = 'created_at' | 'last_login' | 'deleted_at' | 'tokens_valid_after' | 'deletion_scheduled_at';
 /** The row as `row_to_json` answers it: the timestamps are ISO 8601 text. */
 type BearerJson = Omit<BearerRow, DateColumn> & { [K in DateColumn]: BearerRow[K] extends Date ? string : string | null };
 
@@ -86,5 +86,6 @@ export async function findBearerState(db: Executor, userId: number, jti: string,
   if (!found) return undefined;
   const row = found.state;
   return { ...row, created_at: new Date(row.created_at), last_login: dateOrNull(row.last_login),
-    deleted_at: dateOrNull(row.deleted_at), tokens_valid_after: dateOrNull(row.tokens_valid_after) };
+    deleted_at: dateOrNull(row.deleted_at), tokens_valid_after: dateOrNull(row.tokens_valid_after),
+    deletion_scheduled_at: dateOrNull(row.deletion_scheduled_at) };
 }

@@ -27,14 +27,14 @@ export const insertUserRoles = (db: Executor, userId: number, roleIds: number[],
 /** Everything a sign-in decision needs, and nothing that is not. */
 const LOGIN_COLUMNS = ['id', 'email', 'phone', 'password_hash', 'password_hash_unnormalized', 'has_usable_password', 'is_active', 'is_banned', 'deleted_at',
   'locked_until', 'failed_login_count', 'lockout_count', 'must_change_password', 'is_2fa_enabled', 'is_staff',
-  'is_superuser', 'max_sessions', 'max_devices', 'tokens_valid_after'] as const;
+  'is_superuser', 'max_sessions', 'max_devices', 'tokens_valid_after', 'deletion_scheduled_at'] as const;
 
 export const findUserForLoginById = (db: Executor, id: number) =>
   db.selectFrom('users').select(LOGIN_COLUMNS).where('id', '=', id).executeTakeFirst();
 
 export type LoginUser = NonNullable<Awaited<ReturnType<typeof findUserForLoginById>>>;
 
-type LoginDateColumn = 'deleted_at' | 'locked_until' | 'tokens_valid_after';
+type LoginDateColumn = 'deleted_at' | 'locked_until' | 'tokens_valid_after' | 'deletion_scheduled_at';
 /** The row as `row_to_json` answers it: the timestamps are ISO 8601 text. */
 type LoginUserJson = Omit<LoginUser, LoginDateColumn> & { [K in LoginDateColumn]: string | null };
 
@@ -53,7 +53,7 @@ export async function findUserForLogin(db: Executor, by: { email: string } | { p
   if (!found) return undefined;
   const { user } = found;
   return { ...user, deleted_at: dateOrNull(user.deleted_at), locked_until: dateOrNull(user.locked_until),
-    tokens_valid_after: dateOrNull(user.tokens_valid_after) };
+    tokens_valid_after: dateOrNull(user.tokens_valid_after), deletion_scheduled_at: dateOrNull(user.deletion_scheduled_at) };
 }
 
 

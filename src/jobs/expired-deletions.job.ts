@@ -1,0 +1,12 @@
+import type { Job } from './registry.js';
+
+/**
+ * DECISIONS.md "Account deletion and export": completes the confirmed deletion requests whose grace period has
+ * ended. Safe on several instances (each request is taken with `for update skip locked`); a request that fails is
+ * retried by the next run. Lines name requests by id only.
+ */
+export const expiredDeletionsJob: Job = async ({ services }, log) => {
+  const r = await services.deletionCompletion.processExpired();
+  for (const d of r.details) if (d.status === 'failed') log(`deletion request ${d.request_id} failed: ${d.error}`);
+  return { summary: `${r.processed_count} completed, ${r.failed_count} failed, ${r.skipped_count} skipped` };
+};

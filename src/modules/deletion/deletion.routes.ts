@@ -1,0 +1,44 @@
+import type { FastifyInstance } from 'fastify';
+import { userAuthOf } from '../../http/guards/index.js';
+import { metaOf } from '../../http/request-meta.js';
+import type { RouteDeps } from '../../http/routes.js';
+import {
+  CancelDeletionBody, CancelDeletionResponse, ConfirmDeletionBody, ConfirmDeletionResponse, DeletionStatusResponse, RequestDeletionBody,
+  RequestDeletionResponse, type CancelDeletionInput, type ConfirmDeletionInput, type RequestDeletionInput,
+} from './deletion.schemas.js';
+
+const tags = ['account'];
+
+/**
+ * SPEC.md "Account deletion and export (user)". Closed to agents (DECISIONS.md "Agents"). During the grace period
+ * the account signs in with a `deletion_pending` token, accepted on cancel and status (and on export and logout).
+ */
+export default async function deletionRoutes(app: FastifyInstance, { container, guards }: RouteDeps) {
+  const { deletion } = container.services;
+  const fullOnly = guards.user();
+  const duringGrace = guards.user({ scopes: ['full', 'deletion_pending'] });
+  const proofLimit = guards.rateLimit('password_proof', [{ max: 5, per: 'minute' }]);
+
+  app.post('/request-account-deletion/', {
+    schema: { tags, body: RequestDeletionBody, response: { 201: RequestDeletionResponse } },
+    onRequest: [proofLimit, fullOnly],
+  }, async (req, reply) => {
+    reply.code(201);
+    return deletion.request(userAuthOf(req), req.body as RequestDeletionInput, metaOf(req));
+  });
+
+  app.post('/confirm-account-deletion/', {
+    schema: { tags, body: ConfirmDeletionBody, response: { 200: ConfirmDeletionResponse } },
+    onRequest: [guards.rateLimit('deletion_confirm', [{ max: 10, per: 'minute' }])],
+  }, async (req) => deletion.confirm((req.body as ConfirmDeletionInput).token, metaOf(req)));
+
+  app.post('/cancel-account-deletion/', {
+    schema: { tags, body: CancelDeletionBody, response: { 200: CancelDeletionResponse } },
+    onRequest: [proofLimit, duringGrace],
+  }, async (req) => deletion.cancel(userAuthOf(req), (req.body as CancelDeletionInput).password, metaOf(req)));
+
+  app.get('/account-deletion-status/', {
+    schema: { tags, response: { 200: DeletionStatusResponse } },
+    onRequest: [duringGrace],
+  }, async (req) => deletion.status(userAuthOf(req).user.id));
+}

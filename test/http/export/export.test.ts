@@ -1,0 +1,258 @@
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import { assignRole, createRole } from '../../factories/rbac.js';
+import { decodeJwt, deviceInfo, openSession, signIn } from '../../factories/sessions.js';
+import { enableTotp } from '../../factories/twofactor.js';
+import { createUser, userRow, type TestUser } from '../../factories/users.js';
+import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { agentApi, delegate, expectError, expectStatus, grantDirect } from '../agents/helpers.js';
+import { assertError, assertValidation } from '../auth/assertions.js';
+import { requestAndConfirm } from '../deletion/helpers.js';
+import { createOrg, join } from '../organizations/helpers.js';
+import { auditEvents } from '../rbac/helpers.js';
+
+const NOW = new Date('2025-03-01T10:00:00.000Z');
+
+/** SPEC.md's keys, then DECISIONS.md's. */
+const EXPORT_KEYS = ['user_info', 'roles', 'permissions', 'applications', 'audit_logs', 'export_metadata',
+  'sessions', 'devices', 'login_attempts', 'organizations', 'passkeys', 'social_accounts', 'agent_tokens', 'deletion_requests'];
+const LISTS = EXPORT_KEYS.filter((k) => k !== 'user_info' && k !== 'export_metadata');
+
+/** Every key of a JSON value, at any depth. */
+function keysOf(value: unknown, out: string[] = []): string[] {
+  if (Array.isArray(value)) for (const item of value) keysOf(item, out);
+  else if (value !== null && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) { out.push(k); keysOf(v, out); }
+  }
+  return out;
+}
+
+describe('POST export-user-data/', () => {
+  let t: TestApp;
+  let ann: TestUser;
+  // Audit logging stays off (the development preset's value): the data_exported row must be written all the same.
+  before(async () => { t = await createTestApp({ now: NOW, env: { SVC_ORGANIZATIONS_ENABLED: 'true', SVC_MAX_LOGIN_ATTEMPTS: '3' } }); });
+  beforeEach(async () => {
+    await t.reset();
+    t.clock.set(NOW);
+    ann = await createUser(t, { email: 'ann@example.com', first_name: 'Ann', last_name: 'Archer' });
+  });
+  after(async () => { await t.close(); });
+
+  const exportData = (token: string, payload: object = { password: ann.password }) =>
+    t.api({ method: 'POST', path: 'export-user-data/', token, payload });
+  const exported = (t2: TestApp) => auditEvents(t2, 'data_exported');
+
+  it('answers 200 with SPEC.md\'s keys, DECISIONS.md\'s lists and export_metadata', async () => {
+    const { access_token: token } = await signIn(t, ann);
+    const body = expectStatus(await exportData(token), 200);
+    assert.deepEqual(Object.keys(body).sort(), [...EXPORT_KEYS].sort());
+    for (const list of LISTS) assert.ok(Array.isArray(body[list]), list);
+    assert.deepEqual(Object.keys(body.export_metadata).sort(),
+      ['data_retention_policy', 'export_format', 'exported_at', 'record_limits', 'total_records']);
+    const meta = body.export_metadata;
+    assert.equal(meta.exported_at, NOW.toISOString());
+    assert.equal(meta.export_format, 'json');
+    assert.equal(meta.total_records, 1 + LISTS.reduce((n, list) => n + body[list].length, 0));
+    assert.deepEqual({ ...meta.data_retention_policy, description: '' }, {
+      description: '', deletion_grace_period_days: 30, ended_sessions_days: 30, login_attempts_days: 90,
+      audit_ip_addresses_purged_on_deletion: false,
+    });
+    assert.deepEqual(meta.record_limits, { audit_logs: { limit: 1000, truncated: false }, login_attempts: { limit: 1000, truncated: false } });
+    // Passkeys and social accounts have no store yet: always empty.
+    assert.deepEqual([body.passkeys, body.social_accounts], [[], []]);
+  });
+
+  it('exports the account\'s history: profile, roles and permissions, sessions on two devices, logins, memberships, agent tokens', async () => {
+    const db = t.container.db;
+    await createRole(db, 'editor', ['roles.view']);
+    await assignRole(db, ann.id, 'editor');
+    await grantDirect(t, ann.id, ['users.view']);
+    assert.equal((await t.api({ method: 'POST', path: 'login/email/', payload: { email: ann.email, password: 'not the password' } })).statusCode, 401);
+    t.clock.advance(60);
+    const first = await signIn(t, ann, { device_info: deviceInfo(1) });
+    t.clock.advance(60);
+    const second = await signIn(t, ann, { device_info: deviceInfo(2) });
+    t.clock.advance(60);
+    const third = await signIn(t, ann, { device_info: deviceInfo(1) });
+    const owner = { ...ann, token: third.access_token };
+    await createOrg(t, owner, 'acme');
+    const bob = await createUser(t, { email: 'bob@example.com' });
+    await createOrg(t, { ...bob, token: (await signIn(t, bob)).access_token }, 'globex');
+    await join(t, 'globex', owner, 'member');
+    const agent = await delegate(t, owner, { agent_id: 'planner', permissions: ['users.view'] });
+
+    const body = expectStatus(await exportData(third.access_token), 200);
+    assert.equal(body.user_info.id, ann.id);
+    assert.equal(body.user_info.email, 'ann@example.com');
+    assert.equal(body.user_info.first_name, 'Ann');
+    assert.equal(body.user_info.last_name, 'Archer');
+    assert.equal(body.user_info.is_2fa_enabled, false);
+    assert.deepEqual(body.roles.map((r: { code: string }) => r.code), ['editor', 'user']);
+    assert.deepEqual(body.permissions.map((p: { code: string; is_direct: boolean }) => [p.code, p.is_direct]),
+      [['roles.view', false], ['users.view', true]]);
+
+    assert.deepEqual(body.sessions.map((s: { id: string }) => s.id), [third.session_id, second.session_id, first.session_id]);
+    assert.ok(body.sessions.every((s: { is_active: boolean; application: number }) => s.is_active && s.application === t.credentials.id));
+    assert.deepEqual(body.devices.map((d: { device_id: string; sessions: number; active_sessions: number }) =>
+      [d.device_id, d.sessions, d.active_sessions]), [[third.device_id, 2, 2], [second.device_id, 1, 1]]);
+    assert.equal(body.devices[0].device_summary, 'Acme 2.1 on Phone 1 (Android 1)');
+    assert.equal(body.devices[0].first_seen_at, new Date(NOW.getTime() + 60_000).toISOString());
+    assert.deepEqual(body.applications, [{ id: t.credentials.id, name: 'Test App', first_signed_in_at: body.devices[0].first_seen_at,
+      last_used_at: body.sessions[0].last_used_at, active_sessions: 3 }]);
+
+    assert.deepEqual(body.login_attempts.map((a: { success: boolean }) => a.success), [true, true, true, false]);
+    assert.equal(body.login_attempts[3].identifier, 'ann@example.com');
+    assert.deepEqual(body.organizations.map((m: { organization: { slug: string; name: string }; role: { code: string; name: string } }) =>
+      [m.organization.slug, m.organization.name, m.role.code, m.role.name]), [['acme', 'ACME', 'owner', 'Owner'], ['globex', 'GLOBEX', 'member', 'Member']]);
+    assert.equal(body.agent_tokens.length, 1);
+    assert.deepEqual({ id: body.agent_tokens[0].id, agent_id: body.agent_tokens[0].agent_id, status: body.agent_tokens[0].status,
+      granted_permissions: body.agent_tokens[0].granted_permissions }, { id: agent.id, agent_id: 'planner', status: 'ACTIVE',
+      granted_permissions: ['users.view'] });
+    assert.equal(body.export_metadata.total_records, 1 + LISTS.reduce((n, list) => n + body[list].length, 0));
+  });
+
+  it('answers no hash, secret, code or token: neither the stored ones nor the raw ones the client holds', async () => {
+    const db = t.container.db;
+    const first = await signIn(t, ann, { device_info: deviceInfo(1) });
+    const second = await signIn(t, ann, { device_info: deviceInfo(2) });
+    const refreshed = expectStatus(await t.api({ method: 'POST', path: 'refresh/', payload: { refresh_token: second.refresh_token } }), 200);
+    const agent = await delegate(t, { ...ann, token: first.access_token });
+    const totp = await enableTotp(t, ann);
+    await db.insertInto('account_deletion_requests').values({ user_id: ann.id, user_email: ann.email, status: 'cancelled',
+      reason: 'trying it out', confirmation_hash: 'c'.repeat(64), cancellation_token: 'cancel-reference-0123456789abcdef',
+      grace_period_ends_at: NOW, cancelled_at: NOW }).execute();
+
+    const res = await exportData(first.access_token);
+    const body = expectStatus(res, 200);
+    assert.equal(body.deletion_requests.length, 1);
+    assert.equal(body.deletion_requests[0].reason, 'trying it out');
+
+    const user = await userRow(t, ann.id);
+    const stored = [
+      user.password_hash!,
+      ...(await db.selectFrom('refresh_tokens').select('token_hash').where('user_id', '=', ann.id).execute()).map((r) => r.token_hash),
+      ...(await db.selectFrom('agent_tokens').select('token_hash').where('user_id', '=', ann.id).execute()).map((r) => r.token_hash),
+      ...(await db.selectFrom('totp_credentials').select('secret_sealed').where('user_id', '=', ann.id).execute()).map((r) => r.secret_sealed!),
+      ...(await db.selectFrom('backup_codes').select('code_hash').where('user_id', '=', ann.id).execute()).map((r) => r.code_hash),
+      ...(await db.selectFrom('applications').select(['secret_hash', 'access_key']).execute()).flatMap((a) => [a.secret_hash, a.access_key]),
+      'c'.repeat(64), 'cancel-reference-0123456789abcdef',
+    ];
+    const held = [first.access_token, first.refresh_token, second.access_token, second.refresh_token, refreshed.access_token,
+      ...(refreshed.refresh_token ? [refreshed.refresh_token] : []), agent.token, totp.secret, ...totp.backupCodes, t.credentials.access_secret,
+      ...[first.access_token, second.access_token].map((jwt) => String(decodeJwt(jwt).payload.jti))];
+    assert.ok(stored.length >= 10 && held.length >= 20);
+    for (const secret of [...stored, ...held]) {
+      assert.ok(secret.length >= 10, 'a value long enough to be searched for');
+      assert.ok(!res.body.includes(secret), `the export holds a secret (${secret.slice(0, 6)}…)`);
+    }
+    const suspicious = keysOf(body).filter((k) => /hash|secret|token$|jti|^password$|otp|code$/i.test(k));
+    // The one documented exception: `code` is a role's or permission's code (its name), not a one-time code.
+    assert.deepEqual([...new Set(suspicious)], ['code']);
+  });
+
+  it('answers 400 VALIDATION_ERROR with details.password for a wrong password, counts it toward the lockout and exports nothing', async () => {
+    const { access_token: token } = await signIn(t, ann);
+    for (let i = 0; i < 2; i++) assertValidation(await exportData(token, { password: 'not the password' }), 'password');
+    assert.equal((await userRow(t, ann.id)).failed_login_count, 2);
+    const failures = await auditEvents(t, 'data_export_failed');
+    assert.deepEqual(failures.map((e) => [e.user_id, e.severity]), [[ann.id, 'warning'], [ann.id, 'warning']]);
+    const locked = await exportData(token, { password: 'not the password' });
+    assert.equal(locked.statusCode, 423, locked.body);
+    assert.equal(locked.json().code, 'ACCOUNT_LOCKED');
+    assert.equal((await exportData(token)).statusCode, 423);
+    assert.deepEqual(await exported(t), []);
+  });
+
+  it('answers 400 with details.password when the password is missing, or the account has none (not counted)', async () => {
+    const { access_token: token } = await signIn(t, ann);
+    assertValidation(await exportData(token, {}), 'password');
+    assertValidation(await exportData(token, { password: ann.password, extra: 1 }), 'extra');
+    const passwordless = await createUser(t, { email: 'pat@example.com', password: null });
+    const { access_token: patToken } = await openSession(t, passwordless.id);
+    assertValidation(await exportData(patToken, { password: 'anything at all' }), 'password');
+    assert.equal((await userRow(t, passwordless.id)).failed_login_count, 0);
+    assert.deepEqual(await exported(t), []);
+  });
+
+  it('answers 401 UNAUTHORIZED without a bearer and 403 INSUFFICIENT_SCOPE for a password_change_only token', async () => {
+    assertError(await t.api({ method: 'POST', path: 'export-user-data/', payload: { password: ann.password } }), 401, 'UNAUTHORIZED');
+    const { access_token: restricted } = await openSession(t, ann.id, 'password_change_only');
+    assertError(await exportData(restricted), 403, 'INSUFFICIENT_SCOPE');
+    assert.deepEqual(await exported(t), []);
+  });
+
+  it('accepts a deletion_pending token: an account whose deletion is confirmed exports its data during the grace period', async () => {
+    const { access_token: token } = await signIn(t, ann);
+    await requestAndConfirm(t, { ...ann, token });
+    const pending = expectStatus(await t.api({ method: 'POST', path: 'login/email/', payload: { email: ann.email, password: ann.password } }), 200);
+    assert.equal(pending.token_scope, 'deletion_pending');
+    const body = expectStatus(await exportData(pending.access_token), 200);
+    assert.equal(body.user_info.is_active, false);
+    assert.deepEqual(body.deletion_requests.map((r: { status: string }) => r.status), ['confirmed']);
+    assert.equal((await exported(t)).length, 1);
+  });
+
+  it('answers 403 AGENT_NOT_ALLOWED to an agent, whatever it was granted', async () => {
+    const { access_token: token } = await signIn(t, ann);
+    await grantDirect(t, ann.id, ['users.view']);
+    const agent = await delegate(t, { ...ann, token }, { permissions: ['users.view'] });
+    expectError(await agentApi(t)('POST', 'export-user-data/', agent.token, { password: ann.password }), 403, 'AGENT_NOT_ALLOWED');
+    assert.deepEqual(await exported(t), []);
+  });
+
+  it('documents the request and the answer in the OpenAPI schema, Bearer only', async () => {
+    const doc = expectStatus(await t.api({ method: 'GET', path: 'docs/schema/' }), 200);
+    const op = doc.paths[`${t.container.config.API_PREFIX}export-user-data/`]?.post;
+    assert.ok(op, 'POST export-user-data/ is documented');
+    assert.deepEqual(op.requestBody.content['application/json'].schema.required, ['password']);
+    const answer = op.responses['200'].content['application/json'].schema;
+    assert.deepEqual(Object.keys(answer.properties).sort(), [...EXPORT_KEYS].sort());
+    assert.ok(!JSON.stringify(op.security).includes('AgentBearer'));
+  });
+
+  it('writes one data_exported audit row per export, even with audit logging off, and the next export lists it', async () => {
+    assert.equal(t.container.config.AUDIT_LOGGING_ENABLED, false);
+    const { access_token: token } = await signIn(t, ann);
+    const firstExport = expectStatus(await exportData(token), 200);
+    const rows = await exported(t);
+    assert.deepEqual(rows, [{ event_type: 'data_exported', severity: 'info', user_id: ann.id, actor_id: null,
+      details: { total_records: firstExport.export_metadata.total_records } }]);
+    t.clock.advance(1);
+    const next = expectStatus(await exportData(token), 200);
+    assert.equal((await exported(t)).length, 2);
+    assert.equal(next.audit_logs[0].event_type, 'data_exported');
+    assert.equal(next.audit_logs[0].application, t.credentials.id);
+  });
+
+  it('exports the 1000 most recent audit events, newest first, and says the list was cut', async () => {
+    const { access_token: token } = await signIn(t, ann);
+    await t.container.db.insertInto('audit_events').values(Array.from({ length: 1005 }, (_, i) => ({
+      event_type: 'profile_updated', user_id: ann.id, details: JSON.stringify({ n: i }), created_at: new Date(NOW.getTime() - (1005 - i) * 1000),
+    }))).execute();
+    const body = expectStatus(await exportData(token), 200);
+    assert.equal(body.audit_logs.length, 1000);
+    assert.deepEqual(body.audit_logs[0].details, { n: 1004 });
+    assert.deepEqual(body.audit_logs[999].details, { n: 5 });
+    assert.deepEqual(body.export_metadata.record_limits.audit_logs, { limit: 1000, truncated: true });
+  });
+});
+
+describe('POST export-user-data/ rate limit (outside debug)', () => {
+  let t: TestApp;
+  before(async () => { t = await createTestApp({ env: { SVC_DEBUG: 'false', SVC_RATE_LIMITING_ENABLED: 'true' } }); });
+  after(async () => { await t.close(); });
+
+  it('answers 429 RATE_LIMITED with retry_after on the fourth export within an hour', async () => {
+    await t.reset();
+    const user = await createUser(t, { email: 'ann@example.com' });
+    const { access_token: token } = await signIn(t, user);
+    const call = () => t.api({ method: 'POST', path: 'export-user-data/', token, payload: { password: user.password } });
+    for (let i = 0; i < 3; i++) expectStatus(await call(), 200);
+    const res = await call();
+    assert.equal(res.statusCode, 429, res.body);
+    assert.equal(res.json().code, 'RATE_LIMITED');
+    assert.ok(res.json().retry_after > 60 && res.json().retry_after <= 3600);
+    assert.equal((await auditEvents(t, 'data_exported')).length, 3);
+  });
+});
