@@ -7,11 +7,21 @@ import { hash } from '@node-rs/argon2';
 import { buildIfNeeded } from './lib/build.js';
 import { installSignalHandlers, stopAll } from './lib/children.js';
 import { ARGON2, BENCH_PASSWORD, DATABASES, HASH_CONCURRENCY, POOL_SIZE } from './lib/fixtures.js';
-import { USAGE, parseOptions } from './lib/options.js';
+import { BASELINES, GATEHOUSE_SCENARIOS, PEER_SCENARIOS, USAGE, parseOptions, type Options } from './lib/options.js';
 import { ensurePostgres, postgresVersion, recreateDatabases } from './lib/postgres.js';
 import { computeRatios, renderText, type Report } from './lib/report.js';
 import { commitId, machine, writeResults } from './lib/results.js';
-import { runBaselines, runGatehouse, runPeer, type RunContext } from './lib/suites.js';
+import { runBaselines, runDashboard, runGatehouse, runPeer, type RunContext } from './lib/suites.js';
+
+/** The databases the selected parts use (the dashboard keeps its own seeded one), so a partial run drops no other. */
+function databasesFor(opts: Options): string[] {
+  const any = (names: readonly string[]) => names.some((n) => opts.only.has(n));
+  return [
+    ...(opts.databases.includes('postgres') && (any(GATEHOUSE_SCENARIOS) || opts.only.has('startup')) ? [DATABASES.gatehouse] : []),
+    ...(any(PEER_SCENARIOS) ? [DATABASES.betterAuth] : []),
+    ...(any(BASELINES) ? [DATABASES.baseline] : []),
+  ];
+}
 
 async function main(): Promise<number> {
   const loadAtStart = loadavg()[0] ?? 0;
@@ -47,10 +57,11 @@ async function main(): Promise<number> {
     if (opts.rounds > 1) process.stderr.write(`Round ${round} of ${opts.rounds}\n`);
     ctx.round = round;
     ctx.runId = `${Date.now().toString(36)}r${round}`;
-    await recreateDatabases(Object.values(DATABASES));
+    await recreateDatabases(databasesFor(opts));
     await part('baselines', () => runBaselines(ctx));
     for (const kind of opts.databases) await part(`Gatehouse on ${kind}`, () => runGatehouse(ctx, kind));
     await part('better-auth', () => runPeer(ctx));
+    if (opts.databases.includes('postgres')) await part('dashboard', () => runDashboard(ctx));
   }
 
   report.ratios = computeRatios(report.scenarios);

@@ -114,7 +114,7 @@ export async function buildContainer(opts: ContainerOptions) {
   const deletionAdmin = createDeletionAdminService({ db, clock, completion: deletionCompletion });
   const auditLogs = createAuditLogService({ db, pending: agentActions });
   const organizations = createOrganizationService({ db, clock, config, audit });
-  const dashboard = createDashboardService({ db, config });
+  const dashboard = createDashboardService({ db, clock, config });
   const dataExport = createExportService({ db, clock, config, verifyPassword: users.verifyPassword, audit, lockout, rbac,
     pendingAudit: agentActions });
   const agentAuth = createAgentAuthService({ db, counters: database.counters, clock, audit });

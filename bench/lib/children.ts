@@ -56,8 +56,8 @@ export function launch(command: string, args: string[], opts: SpawnOptions & { e
   return { child, output: () => output };
 }
 
-/** Runs a command to completion within `timeoutMs`; rejects with its output on failure. Resolves with stdout. */
-export function runCommand(command: string, args: string[], opts: SpawnOptions & { timeoutMs?: number } = {}): Promise<string> {
+/** Runs a command to completion within `timeoutMs` (echoing its output with `echo`); rejects with its output on failure. Resolves with stdout. */
+export function runCommand(command: string, args: string[], opts: SpawnOptions & { timeoutMs?: number; echo?: boolean } = {}): Promise<string> {
   const { child, output } = launch(command, args, opts);
   let stdout = '';
   child.stdout?.on('data', (c: Buffer) => { stdout += c.toString(); });

@@ -56,3 +56,16 @@ export const AGENT_PERMISSION = 'roles.view';
  */
 export const agentToken = (i: number): string =>
   `gha_${createHmac('sha256', 'gatehouse-bench-agent-tokens').update(String(i)).digest('base64url')}`;
+
+/**
+ * The dashboard scenarios' database (`setup/seed-dashboard.ts`): a million accounts and five million sign-in attempts,
+ * seeded once (a few minutes) and kept between runs; its comment starts with SEED_MARK once the seed completed.
+ */
+export const DASHBOARD_DATABASE = 'gatehouse_bench_dashboard';
+export const DASHBOARD_USERS = 1_000_000;
+export const DASHBOARD_LOGIN_ATTEMPTS = 5_000_000;
+/** Accounts `bench-user-1..DASHBOARD_VIEWERS` hold `dashboard.view` and sign in for the dashboard scenarios. */
+export const DASHBOARD_VIEWERS = 16;
+/** The dashboard scenarios' concurrent callers (the issue's target: p50 under 300 ms with four). */
+export const DASHBOARD_CONNECTIONS = 4;
+export const SEED_MARK = 'gatehouse dashboard bench seed';

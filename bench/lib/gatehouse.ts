@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCommand } from './children.js';
-import { DATABASES, HASH_CONCURRENCY, POOL_SIZE, databaseUrl } from './fixtures.js';
+import { DASHBOARD_DATABASE, DATABASES, HASH_CONCURRENCY, POOL_SIZE, SEED_MARK, databaseUrl } from './fixtures.js';
+import { databaseComment, recreateDatabases } from './postgres.js';
 import { ROOT, cleanEnv, startServer, stopServer, tsNode, type ServerFigures, type ServerRun } from './servers.js';
 
 /** Starts Gatehouse (built, through its `gatehouse` bin) on PostgreSQL or PGlite, prepared for the scenarios. */
@@ -26,7 +27,7 @@ export interface Gatehouse {
  * The `medium` preset (refresh rotation on), with what would distort a load test switched off, and organizations
  * on for `org-detail` (the other scenarios send no organization header).
  */
-function settings(kind: DatabaseKind, workDir: string): Record<string, string> {
+function settings(kind: DatabaseKind, workDir: string, database: string = DATABASES.gatehouse): Record<string, string> {
   return {
     SVC_SHORTCUT_SECURE_MODE: 'medium',
     SVC_DEBUG: 'false',
@@ -37,7 +38,7 @@ function settings(kind: DatabaseKind, workDir: string): Record<string, string> {
     SVC_ORGANIZATIONS_ENABLED: 'true',
     SVC_PASSWORD_HASH_CONCURRENCY: String(HASH_CONCURRENCY),
     SVC_DATABASE_POOL_SIZE: String(POOL_SIZE),
-    ...(kind === 'postgres' ? { SVC_DATABASE_URL: databaseUrl(DATABASES.gatehouse) } : { SVC_DATA_DIR: join(workDir, 'data') }),
+    ...(kind === 'postgres' ? { SVC_DATABASE_URL: databaseUrl(database) } : { SVC_DATA_DIR: join(workDir, 'data') }),
   };
 }
 
@@ -83,6 +84,38 @@ export async function startGatehouse(kind: DatabaseKind, userCount: number, hash
     await seed(env, 'seed-agent-tokens.ts', String(userCount));
     const run = await serve(kind === 'postgres' ? 'Gatehouse · PostgreSQL, migrated database' : 'Gatehouse · PGlite, existing data dir', env, workDir);
     return { run, ...app, stopped, cleanup };
+  } catch (err) {
+    cleanup();
+    throw err;
+  }
+}
+
+/**
+ * Gatehouse on the dashboard scenarios' PostgreSQL database (a million accounts, `setup/seed-dashboard.ts`). Seeding
+ * takes minutes, so a database whose comment says a seed completed is kept from run to run (`--reseed` starts over);
+ * `serve` applies any newer migration to it. Each run adds its own application.
+ */
+export async function startDashboardGatehouse(hash: string, reseed: boolean): Promise<Gatehouse> {
+  const workDir = mkdtempSync(join(tmpdir(), 'gatehouse-bench-dashboard-'));
+  const cleanup = () => rmSync(workDir, { recursive: true, force: true });
+  const env = settings('postgres', workDir, DASHBOARD_DATABASE);
+  try {
+    const comment = await databaseComment(DASHBOARD_DATABASE);
+    if (reseed || !comment?.startsWith(SEED_MARK)) {
+      process.stderr.write(`  seeding ${DASHBOARD_DATABASE} (a few minutes; kept for the next runs)…\n`);
+      await recreateDatabases([DASHBOARD_DATABASE]);
+      await cli(env, workDir, 'migrate');
+      await cli(env, workDir, 'seed');
+      await runCommand(process.execPath, tsNode('setup/seed-dashboard.ts', hash),
+        { cwd: ROOT, env: cleanEnv(env), timeoutMs: 900_000, echo: true });
+    } else {
+      process.stderr.write(`  reusing ${DASHBOARD_DATABASE}: ${comment}\n`);
+    }
+    // What `serve` does every 15 minutes: count the ended hours (on a fresh seed, the whole history) before measuring.
+    await cli(env, workDir, 'jobs', 'run', 'dashboard-counts');
+    const app = await createApp(env, workDir);
+    const run = await serve('Gatehouse · PostgreSQL, dashboard database (1,000,000 accounts)', env, workDir);
+    return { run, ...app, stopped: [], cleanup };
   } catch (err) {
     cleanup();
     throw err;

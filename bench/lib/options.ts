@@ -4,10 +4,12 @@ import type { DatabaseKind } from './gatehouse.js';
 export const GATEHOUSE_SCENARIOS = ['login', 'me', 'refresh', 'login-failed', 'register', 'org-detail', 'authorize', 'agent-roles'] as const;
 export const BASELINES = ['argon2-verify', 'bare-argon2-route', 'bare-select', 'bare-insert-update'] as const;
 export const PEER_SCENARIOS = ['better-auth-sign-in', 'better-auth-get-session'] as const;
+/** On PostgreSQL only, against their own seeded database of a million accounts (`setup/seed-dashboard.ts`). */
+export const DASHBOARD_SCENARIOS = ['dashboard-stats', 'dashboard-auth'] as const;
 /** `startup` alone starts each selected Gatehouse and measures its start-up, without load. */
-const ALL = [...BASELINES, ...GATEHOUSE_SCENARIOS, ...PEER_SCENARIOS, 'startup'] as const;
+const ALL = [...BASELINES, ...GATEHOUSE_SCENARIOS, ...PEER_SCENARIOS, ...DASHBOARD_SCENARIOS, 'startup'] as const;
 const GROUPS: Record<string, readonly string[]> = {
-  baselines: BASELINES, gatehouse: GATEHOUSE_SCENARIOS, 'better-auth': PEER_SCENARIOS,
+  baselines: BASELINES, gatehouse: GATEHOUSE_SCENARIOS, 'better-auth': PEER_SCENARIOS, dashboard: DASHBOARD_SCENARIOS,
 };
 
 export const USAGE = `Usage: npm run bench -- [options]
@@ -21,6 +23,7 @@ export const USAGE = `Usage: npm run bench -- [options]
   --only <list>        scenarios or groups, comma-separated (default all):
                        ${ALL.join(', ')};
                        groups: ${Object.keys(GROUPS).join(', ')}
+  --reseed             seed the dashboard scenarios' database again even when it holds a complete seed
   --write-readme       also replace the results section of bench/README.md
   --no-build           do not rebuild dist/ even when it is older than src/
   -h, --help           this text
@@ -36,6 +39,7 @@ export interface Options {
   only: Set<string>;
   writeReadme: boolean;
   build: boolean;
+  reseed: boolean;
 }
 
 function positiveInt(name: string, value: string | undefined, fallback: number, min: number): number {
@@ -54,6 +58,7 @@ export function parseOptions(argv: string[]): Options | null {
       duration: { type: 'string' }, warmup: { type: 'string' }, connections: { type: 'string' }, users: { type: 'string' },
       rounds: { type: 'string' },
       db: { type: 'string' }, only: { type: 'string' }, 'write-readme': { type: 'boolean' }, 'no-build': { type: 'boolean' },
+      reseed: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -77,5 +82,6 @@ export function parseOptions(argv: string[]): Options | null {
     only,
     writeReadme: Boolean(values['write-readme']),
     build: !values['no-build'],
+    reseed: Boolean(values.reseed),
   };
 }

@@ -51,5 +51,10 @@ export function recreateDatabases(names: string[]): Promise<void> {
   });
 }
 
+/** A database's comment, or null when it has none or does not exist. */
+export const databaseComment = (name: string) => withAdmin(async (client) =>
+  (await client.query<{ comment: string | null }>(
+    'select shobj_description(oid, \'pg_database\') as comment from pg_database where datname = $1', [name])).rows[0]?.comment ?? null);
+
 export const postgresVersion = () => withAdmin(async (client) =>
   String((await client.query<{ server_version: string }>('show server_version')).rows[0]?.server_version ?? 'unknown'));

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { runCommand } from './children.js';
-import { BENCH_PASSWORD, DATABASES, HASH_CONCURRENCY, databaseUrl } from './fixtures.js';
-import { API_PREFIX, startGatehouse, type DatabaseKind } from './gatehouse.js';
+import { BENCH_PASSWORD, DASHBOARD_CONNECTIONS, DASHBOARD_VIEWERS, DATABASES, HASH_CONCURRENCY, databaseUrl } from './fixtures.js';
+import { API_PREFIX, startDashboardGatehouse, startGatehouse, type DatabaseKind } from './gatehouse.js';
 import { runLoad } from './load.js';
-import { GATEHOUSE_SCENARIOS, type Options } from './options.js';
+import { DASHBOARD_SCENARIOS, GATEHOUSE_SCENARIOS, type Options } from './options.js';
 import { fromLoad, type Report, type System } from './report.js';
 import { ROOT, cleanEnv, startServer, stopServer, tsNode, type ServerRun } from './servers.js';
 import type { LoadJob, LoadKind } from './types.js';
@@ -113,4 +113,26 @@ export async function runPeer(ctx: RunContext): Promise<void> {
     async (run) => {
       for (const scenario of scenarios) await measure(ctx, 'better-auth', scenario, job(ctx, scenario, run));
     });
+}
+
+/**
+ * The dashboard's figures at scale: `GET dashboard/stats/?period=90d` and `GET dashboard/auth/` from DASHBOARD_CONNECTIONS
+ * callers at once, each signed in as an account holding `dashboard.view`, on the seeded million-account database.
+ */
+export async function runDashboard(ctx: RunContext): Promise<void> {
+  const scenarios = DASHBOARD_SCENARIOS.filter((s) => ctx.opts.only.has(s));
+  if (!scenarios.length) return;
+  log('Gatehouse on PostgreSQL, dashboard database: preparing…');
+  const gatehouse = await startDashboardGatehouse(ctx.seedHash, ctx.opts.reseed && ctx.round === 1);
+  const creds = { apiPrefix: API_PREFIX, accessKey: gatehouse.accessKey, accessSecret: gatehouse.accessSecret };
+  try {
+    await withServer(ctx, async () => gatehouse.run, async (run) => {
+      for (const scenario of scenarios) {
+        await measure(ctx, 'gatehouse-postgres', scenario,
+          job(ctx, `gatehouse-${scenario}`, run, { ...creds, connections: DASHBOARD_CONNECTIONS, userCount: DASHBOARD_VIEWERS }));
+      }
+    });
+  } finally {
+    gatehouse.cleanup();
+  }
 }

@@ -2,6 +2,7 @@ import type { Container } from '../container.js';
 import type { Config } from '../config/settings.js';
 import { agentHeartbeatsJob } from './agent-heartbeats.job.js';
 import { cleanupJob } from './cleanup.job.js';
+import { dashboardCountsJob } from './dashboard-counts.job.js';
 import { expiredDeletionsJob } from './expired-deletions.job.js';
 import { outboxJob } from './outbox.job.js';
 
@@ -26,5 +27,6 @@ export const JOBS: Record<string, JobEntry> = {
   cleanup: { run: cleanupJob, everySeconds: () => 3600 },
   outbox: { run: outboxJob, everySeconds: (config) => config.OUTBOX_POLL_INTERVAL },
   'agent-heartbeats': { run: agentHeartbeatsJob, everySeconds: () => 60 },
+  'dashboard-counts': { run: dashboardCountsJob, everySeconds: () => 900 },
   'expired-deletions': { run: expiredDeletionsJob, everySeconds: () => 3600 },
 };

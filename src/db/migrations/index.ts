@@ -11,6 +11,7 @@ import * as m0009 from './0009_sessions_version.js';
 import * as m0010 from './0010_organizations.js';
 import * as m0011 from './0011_agents.js';
 import * as m0012 from './0012_account_deletion.js';
+import * as m0013 from './0013_dashboard_indexes.js';
 
 /** Every migration, in order. Migrations are frozen once released: add a new one, never edit an old one. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0010_organizations': m0010,
   '0011_agents': m0011,
   '0012_account_deletion': m0012,
+  '0013_dashboard_indexes': m0013,
 };
