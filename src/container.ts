@@ -42,6 +42,12 @@ import { createRoleService } from './modules/rbac/roles.service.js';
 import { createUserGrantsService } from './modules/rbac/user-grants.service.js';
 import { createBearerService } from './modules/sessions/bearer.service.js';
 import { createSessionService } from './modules/sessions/sessions.service.js';
+import { createSocialAccountService } from './modules/social/social-accounts.service.js';
+import { createOAuth2Client } from './modules/social/oauth2-client.js';
+import { createOidcClient } from './modules/social/oidc-client.js';
+import { createSocialLoginService } from './modules/social/social-login.service.js';
+import { createSocialService } from './modules/social/social.service.js';
+import { parseSocialProviders } from './config/social-providers.js';
 import { createTwoFactorService } from './modules/twofactor/twofactor.service.js';
 import { createUserService } from './modules/users/users.service.js';
 import { createOutboxService } from './notifications/outbox.service.js';
@@ -110,6 +116,7 @@ export async function buildContainer(opts: ContainerOptions) {
   const userGrants = createUserGrantsService({ db, audit, rbac });
   const adminUsers = createAdminUserService({ db, clock, audit, rbac, sessions });
   const security = createSecurityService({ db, clock, audit, sessions });
+  const socialAccounts = createSocialAccountService({ db, audit });
   const deletionCompletion = createDeletionCompletionService({ db, clock, config, audit, outbox });
   const deletionAdmin = createDeletionAdminService({ db, clock, completion: deletionCompletion });
   const auditLogs = createAuditLogService({ db, pending: agentActions });
@@ -123,6 +130,12 @@ export async function buildContainer(opts: ContainerOptions) {
   const agentTokens = createAgentTokenService({ db, clock, config, audit, rbac, orgs: organizations.resolver });
   const pendingActions = createPendingActionService({ db, clock, config, audit, key: deriveKey(secretKey, 'agent-actions') });
   const authorize = createAuthorizeService({ config, agents: agentAuth, orgs: organizations.resolver, pendingActions });
+  const socialLogin = createSocialLoginService({ db, clock, login, users });
+  // Only the provider's name and an error code are reported: never what the provider answered.
+  const social = createSocialService({ providers: parseSocialProviders(config.SOCIAL_PROVIDERS), oidc: createOidcClient(),
+    oauth2: createOAuth2Client(), socialLogin,
+    onProviderError: throttled((provider: string, reason: string) => onError(`social provider ${provider} failed: ${reason}`), 60_000,
+      () => clock.now().getTime()) });
   const otp = createOtpService({ db, clock, config, outbox, codeKey: deriveKey(secretKey, 'otp'), onEmailVerified: acceptInvitations });
   const otpLogin = createOtpLoginService({ db, clock, config, users, otp, login, lockout, audit,
     codeKey: deriveKey(secretKey, 'otp') });
@@ -144,7 +157,7 @@ export async function buildContainer(opts: ContainerOptions) {
       outbox, applications, audit, users, rbac, sessions, bearer, lockout, login, registration, auth, profile,
       otpLogin, magicLinks,
       permissions, roles, userGrants, adminUsers, security, auditLogs, otp, passwords, twofactor, passwordChange, passwordReset,
-      deletionCompletion, deletionAdmin,
+      deletionCompletion, deletionAdmin, socialAccounts, social,
       organizations, members, invitations, dashboard, deletion, dataExport, agentAuth, agentTokens, pendingActions, authorize, agentUsage, agentActivity,
     },
   };

@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
+import { ConfigError } from './errors.js';
 import { PRESETS } from './presets.js';
 import { SETTINGS, envName, type Config, type PresetName, type SettingDef, type SettingKey } from './settings.js';
+import { parseSocialProviders } from './social-providers.js';
+
+export { ConfigError } from './errors.js';
 
 export type Env = Record<string, string | undefined>;
 export type Source = 'default' | 'preset' | 'env' | 'derived';
-
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
 
 export interface LoadedConfig {
   config: Config;
@@ -135,6 +135,8 @@ function checkInvariants(values: Record<string, unknown>, sources: Record<Settin
   if (values.EMAIL_BACKEND === 'memory' && !values.DEBUG) {
     warnings.push('SVC_EMAIL_BACKEND=memory keeps emails in memory and never delivers them (meant for tests)');
   }
+  // Checked at start-up so a typo in a provider stops the server with a message instead of failing sign-ins later.
+  parseSocialProviders(values.SOCIAL_PROVIDERS as string | null);
   if (values.SMS_BACKEND === 'webhook' && values.SMS_WEBHOOK_URL === null) {
     throw new ConfigError('Missing setting SVC_SMS_WEBHOOK_URL: required when SVC_SMS_BACKEND=webhook');
   }

@@ -52,5 +52,6 @@ export const PRESETS: Record<PresetName, Partial<Config>> = {
     SECURITY_HEADERS_ENABLED: true,
     WEBAUTHN_ENABLED: true,
     DOCS_ENABLED: false,
+    SOCIAL_CALLBACK_TOKENS_IN_FRAGMENT: true,
   },
 };

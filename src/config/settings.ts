@@ -116,6 +116,8 @@ export const SETTINGS = {
   WEBAUTHN_ENABLED: bool(false, 'Passkey endpoints.'),
   WEBAUTHN_RP_ID: str('localhost', 'WebAuthn relying-party id (a domain).'),
   WEBAUTHN_RP_NAME: str('Gatehouse', 'WebAuthn relying-party name.'),
+  SOCIAL_PROVIDERS: secret('Social-login providers, a JSON object keyed by name (`google`, `microsoft`, `github`, `facebook` or any OpenID provider with an `issuer`): `{"google": {"client_id": "…", "client_secret": "…"}}`; see docs/social-login.md.'),
+  SOCIAL_CALLBACK_TOKENS_IN_FRAGMENT: bool(false, 'The browser social-login flow returns the tokens in the redirect URI\'s fragment instead of its query.'),
   ORGANIZATIONS_ENABLED: bool(false, 'Organization endpoints.'),
   ORG_ROLE_INHERITANCE: bool(true, 'A role held in an organization applies in all its descendants.'),
   ORG_INVITATION_URL: url(null, ['http:', 'https:'], 'Page that accepts organization invitations: the email links to `{url}?token=…`. Unset: the email carries the token itself.'),

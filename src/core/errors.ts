@@ -60,6 +60,7 @@ export const ERROR_CATALOGUE = {
   MISSING_CODE: { status: 400, message: 'code is required' },
   MISSING_REDIRECT_URI: { status: 400, message: 'redirect_uri is required' },
   CALLBACK_ERROR: { status: 400, message: 'Callback error' },
+  LAST_LOGIN_METHOD: { status: 400, message: 'This is the last way to sign in to the account: set a password or link another first' },
   INVALID_REDIRECT_URI: { status: 400, message: 'This address is not allowed for this application' },
   // RBAC and administration
   ROLE_NOT_FOUND: { status: 404, message: 'Role not found' },

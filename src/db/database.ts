@@ -413,6 +413,47 @@ export interface AccountDeletionRequestsTable {
   last_error: string | null;
 }
 
+export interface SocialAccountsTable {
+  id: Generated<number>;
+  user_id: number;
+  /** The configured provider name (`google`, never the `provider_a` alias). */
+  provider: string;
+  /** The provider's stable identifier of the person: the identity. */
+  subject: string;
+  /** The verified address the provider gave, when it gave one. */
+  email: string | null;
+  linked_at: DefaultTimestamp;
+  last_login_at: NullableTimestamp;
+}
+
+export interface SocialLoginStatesTable {
+  id: Generated<number>;
+  /** SHA-256 of the `state` parameter. */
+  state_hash: string;
+  /** SHA-256 of the cookie set on the browser that started the flow. */
+  cookie_hash: string;
+  provider: string;
+  application_id: number;
+  redirect_uri: string;
+  /** The PKCE verifier, sealed (AES-256-GCM): it is sent to the provider with the code. */
+  code_verifier_sealed: string;
+  nonce: string | null;
+  expires_at: Timestamp;
+  consumed_at: NullableTimestamp;
+  created_at: DefaultTimestamp;
+}
+
+export interface SocialMfaTokensTable {
+  id: Generated<number>;
+  token_hash: string;
+  user_id: number;
+  provider: string;
+  application_id: number | null;
+  expires_at: Timestamp;
+  consumed_at: NullableTimestamp;
+  created_at: DefaultTimestamp;
+}
+
 export interface DatabaseSchema {
   applications: ApplicationsTable;
   users: UsersTable;
@@ -442,6 +483,9 @@ export interface DatabaseSchema {
   agent_tokens: AgentTokensTable;
   agent_pending_actions: AgentPendingActionsTable;
   account_deletion_requests: AccountDeletionRequestsTable;
+  social_accounts: SocialAccountsTable;
+  social_login_states: SocialLoginStatesTable;
+  social_mfa_tokens: SocialMfaTokensTable;
 }
 
 export type Db = Kysely<DatabaseSchema>;

@@ -26,6 +26,8 @@ import passwordRoutes from '../modules/passwords/passwords.routes.js';
 import profileRoutes from '../modules/profile/profile.routes.js';
 import permissionRoutes from '../modules/rbac/permissions.routes.js';
 import roleRoutes from '../modules/rbac/roles.routes.js';
+import socialAccountRoutes from '../modules/social/social-accounts.routes.js';
+import socialRoutes from '../modules/social/social.routes.js';
 import userGrantRoutes from '../modules/rbac/user-grants.routes.js';
 import twoFactorRoutes from '../modules/twofactor/twofactor.routes.js';
 import type { Guards } from './guards/index.js';
@@ -61,6 +63,8 @@ export const API_ROUTES: RoutePlugin[] = [
   dashboardRoutes,
   deletionRoutes,
   exportRoutes,
+  socialAccountRoutes,
+  socialRoutes,
   agentTokenRoutes,
   usageRoutes,
   agentActivityRoutes,

@@ -7,7 +7,7 @@ import type { AuditService } from '../audit/audit.service.js';
 import type { Grants, RbacService } from '../rbac/rbac.service.js';
 import { tokenScopeFor, type ScopeSubject } from '../sessions/scope.js';
 import type { IssuedTokens, RequestMeta, SessionService } from '../sessions/sessions.service.js';
-import { canSignIn, isDeletionPending } from '../users/account-state.js';
+import { canSignIn, failureReasonOf, isDeletionPending } from '../users/account-state.js';
 import type { PasswordVerifier } from '../users/password-verifier.js';
 import * as users from '../users/users.repo.js';
 import { toUserResponse } from '../users/users.schemas.js';
@@ -64,6 +64,22 @@ export function createLoginService(deps: Deps) {
       user_agent: meta.userAgent, details: { method: meta.method, reason } });
   };
 
+
+  /**
+   * The account step of the logins that prove the person another way (a link, a provider): not locked (423), and able
+   * to sign in — else `refusal`. Each refusal is recorded as a failed attempt.
+   */
+  async function admitAccount(user: users.LoginUser, identifier: string, meta: LoginMeta, refusal: () => AppError): Promise<void> {
+    try {
+      await lockout.assertNotLocked({ userId: user.id, lockedUntil: user.locked_until });
+    } catch (err) {
+      await failed(identifier, meta, user.id, 'account_locked');
+      throw err;
+    }
+    if (canSignIn(user)) return;
+    await failed(identifier, meta, user.id, failureReasonOf(user));
+    throw refusal();
+  }
 
   /** The second-factor step: passes when 2FA is off; otherwise needs a valid `totp_code`; wrong codes count toward lockout. */
   async function secondFactor(user: users.LoginUser, code: string | undefined, target: LockTarget, identifier: string, meta: LoginMeta) {
@@ -231,7 +247,7 @@ export function createLoginService(deps: Deps) {
     return completeLogin(user, identifier, input.device_info, meta);
   }
 
-  return { loginWithPassword, completeLogin, tokenResponse, userResponse, scopeFor, secondFactor, failed };
+  return { loginWithPassword, completeLogin, tokenResponse, userResponse, scopeFor, admitAccount, secondFactor, failed };
 }
 
 export type LoginService = ReturnType<typeof createLoginService>;

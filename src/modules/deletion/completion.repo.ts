@@ -85,6 +85,12 @@ const deleteSessions: ErasureStep = async (trx, { userId }) => {
   await trx.deleteFrom('sessions').where('user_id', '=', userId).execute();
 };
 
+/** Social-login identities link the account to a person at a provider; the browser flow's hand-over tokens go too. */
+const deleteSocialIdentities: ErasureStep = async (trx, { userId }) => {
+  await trx.deleteFrom('social_mfa_tokens').where('user_id', '=', userId).execute();
+  await trx.deleteFrom('social_accounts').where('user_id', '=', userId).execute();
+};
+
 const deleteAgentTokens: ErasureStep = async (trx, { userId }) => {
   await trx.deleteFrom('agent_pending_actions').where('user_id', '=', userId).execute();
   await trx.deleteFrom('agent_tokens').where('user_id', '=', userId).execute();
@@ -134,7 +140,7 @@ const scrubAuditDetails: ErasureStep = async (trx, { userId, identifiers, anonym
 
 /** The steps, in order. The deletion request's own contacts are forgotten last, after the final message is queued. */
 export const ERASURE_STEPS: readonly ErasureStep[] = [
-  anonymizeAccount, deleteCredentials, deleteSessions, deleteAgentTokens, deleteGrants, leaveOrganizations,
+  anonymizeAccount, deleteCredentials, deleteSessions, deleteSocialIdentities, deleteAgentTokens, deleteGrants, leaveOrganizations,
   anonymizeLoginAttempts, deleteMessages, scrubAuditDetails,
 ];
 

@@ -84,13 +84,9 @@ export interface PasskeyRow {
   last_used_at: Date | null;
 }
 
-/** Linked social accounts. The social-login store does not exist yet: the change that adds it reads it here. */
-export const listSocialAccounts = async (_db: Executor, _userId: number): Promise<SocialAccountRow[]> => [];
+/** Linked social-login identities, the oldest link first. */
+export const listSocialAccounts = (db: Executor, userId: number) =>
+  db.selectFrom('social_accounts').select(['id', 'provider', 'subject', 'email', 'linked_at', 'last_login_at'])
+    .where('user_id', '=', userId).orderBy('linked_at').orderBy('id').execute();
 
-export interface SocialAccountRow {
-  id: number;
-  provider: string;
-  email: string | null;
-  created_at: Date;
-  last_login_at: Date | null;
-}
+export type SocialAccountRow = Awaited<ReturnType<typeof listSocialAccounts>>[number];

@@ -104,7 +104,8 @@ const Membership = Type.Object({
 const Passkey = Type.Object({ id: Type.Integer(), name: Nullable(Type.String()), created_at: When, last_used_at: Nullable(When) });
 
 const SocialAccount = Type.Object({
-  id: Type.Integer(), provider: Type.String(), email: Nullable(Type.String()), created_at: When, last_login_at: Nullable(When),
+  id: Type.Integer(), provider: Type.String(), subject: Type.String({ description: "The provider's identifier of the person" }),
+  email: Nullable(Type.String()), linked_at: When, last_login_at: Nullable(When),
 });
 
 const DeletionRequest = Type.Object({
@@ -201,5 +202,6 @@ export const toPasskey = (p: PasskeyRow) => ({
 });
 
 export const toSocialAccount = (s: SocialAccountRow) => ({
-  id: s.id, provider: s.provider, email: s.email, created_at: toIso(s.created_at)!, last_login_at: toIso(s.last_login_at),
+  id: s.id, provider: s.provider, subject: s.subject, email: s.email, linked_at: toIso(s.linked_at)!,
+  last_login_at: toIso(s.last_login_at),
 });

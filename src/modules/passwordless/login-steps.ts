@@ -3,8 +3,7 @@ import type { Db } from '../../db/database.js';
 import type { LockErrorOptions, LockoutService } from '../auth/lockout.service.js';
 import type { LoginUser } from '../users/users.repo.js';
 
-export const failureReasonOf = (u: Pick<LoginUser, 'is_banned' | 'deleted_at'>) =>
-  u.is_banned ? 'banned' : u.deleted_at !== null ? 'deleted' : 'inactive';
+export { failureReasonOf } from '../users/account-state.js';
 
 type Deps = { db: Db; lockout: LockoutService };
 

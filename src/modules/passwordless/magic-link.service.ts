@@ -11,7 +11,7 @@ import * as codes from '../otp/otp.repo.js';
 import { isValidEmail, normalizeEmail } from '../users/contact.js';
 import { canSignIn } from '../users/account-state.js';
 import * as userRepo from '../users/users.repo.js';
-import { createLoginSteps, failureReasonOf } from './login-steps.js';
+import { createLoginSteps } from './login-steps.js';
 import * as repo from './magic-link.repo.js';
 import { isAllowedValidationUrl, linkWithToken } from './validation-url.js';
 
@@ -35,7 +35,7 @@ export interface MagicLinkVerifyInput {
  * SHA-256 stored, single use, `SVC_MAGIC_LINK_LIFETIME`, sent through the outbox in the transaction that stores it.
  */
 export function createMagicLinkService(deps: Deps) {
-  const { db, clock, config, outbox, login, lockout } = deps;
+  const { db, clock, config, outbox, login } = deps;
   const steps = createLoginSteps(deps);
 
   /**
@@ -88,16 +88,7 @@ export function createMagicLinkService(deps: Deps) {
     if (!user || user.email !== link.email) throw new AppError('INVALID_TOKEN');
     const identifier = link.email;
     const target = { userId: user.id, lockedUntil: user.locked_until };
-    try {
-      await lockout.assertNotLocked(target);
-    } catch (err) {
-      await login.failed(identifier, meta, user.id, 'account_locked');
-      throw err;
-    }
-    if (!canSignIn(user)) {
-      await login.failed(identifier, meta, user.id, failureReasonOf(user));
-      throw new AppError('INVALID_TOKEN');
-    }
+    await login.admitAccount(user, identifier, meta, () => new AppError('INVALID_TOKEN'));
     await login.secondFactor(user, input.totp_code, target, identifier, meta);
     const consumed = await db.transaction().execute(async (trx) => {
       const row = await repo.consumeLink(trx, link.id, now);

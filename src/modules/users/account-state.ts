@@ -9,3 +9,7 @@ export const canSignIn = (u: Pick<LoginUser, 'is_active' | 'is_banned' | 'delete
 
 /** The account waits for its deletion: a sign-in gets a `deletion_pending` token and no refresh token. */
 export const isDeletionPending = (u: Pick<LoginUser, 'deletion_scheduled_at'>): boolean => u.deletion_scheduled_at !== null;
+
+/** Why an account cannot sign in, as its login attempt records it. */
+export const failureReasonOf = (u: Pick<LoginUser, 'is_banned' | 'deleted_at'>) =>
+  u.is_banned ? 'banned' : u.deleted_at !== null ? 'deleted' : 'inactive';

@@ -83,6 +83,9 @@ export async function personWithData(t: TestApp) {
   await db.insertInto('otp_codes').values({ id: randomUUID(), user_id: user.id, purpose: 'verify_email', channel: 'email',
     recipient: ERIN.email, code_hmac: 'hmac', expires_at: later }).execute();
   await db.insertInto('magic_links').values({ user_id: user.id, email: ERIN.email, token_hash: sha256Hex('erin-link'), expires_at: later }).execute();
+  await db.insertInto('social_accounts').values({ user_id: user.id, provider: 'github', subject: 'erin-gh-1', email: ERIN.email }).execute();
+  await db.insertInto('social_mfa_tokens').values({ user_id: user.id, provider: 'github', token_hash: sha256Hex('erin-mfa'),
+    expires_at: later }).execute();
   const agent = await db.insertInto('agent_tokens').values({ user_id: user.id, agent_id: 'erin-bot', token_hash: sha256Hex('erin-bot'),
     granted_permissions: ['users.view'], expires_at: later, max_requests_per_minute: 60, max_requests_total: 1000, max_failed_requests: 10,
     spend_usd: '0' }).returning('id').executeTakeFirstOrThrow();

@@ -59,8 +59,24 @@ describe('POST export-user-data/', () => {
       audit_ip_addresses_purged_on_deletion: false,
     });
     assert.deepEqual(meta.record_limits, { audit_logs: { limit: 1000, truncated: false }, login_attempts: { limit: 1000, truncated: false } });
-    // Passkeys and social accounts have no store yet: always empty.
+    // Passkeys have no store yet; this account has no social identity.
     assert.deepEqual([body.passkeys, body.social_accounts], [[], []]);
+  });
+
+  it('exports the linked social-login identities, oldest first', async () => {
+    const db = t.container.db;
+    await db.insertInto('social_accounts').values([
+      { user_id: ann.id, provider: 'github', subject: '4242', email: ann.email, linked_at: new Date('2026-01-02T00:00:00Z'),
+        last_login_at: new Date('2026-02-01T00:00:00Z') },
+      { user_id: ann.id, provider: 'google', subject: 'g-17', email: null, linked_at: new Date('2026-01-01T00:00:00Z') },
+    ]).execute();
+    const { access_token: token } = await signIn(t, ann);
+    const body = expectStatus(await exportData(token), 200);
+    assert.deepEqual(body.social_accounts.map((s: Record<string, unknown>) => ({ ...s, id: 0 })), [
+      { id: 0, provider: 'google', subject: 'g-17', email: null, linked_at: '2026-01-01T00:00:00.000Z', last_login_at: null },
+      { id: 0, provider: 'github', subject: '4242', email: ann.email, linked_at: '2026-01-02T00:00:00.000Z',
+        last_login_at: '2026-02-01T00:00:00.000Z' },
+    ]);
   });
 
   it('exports the account\'s history: profile, roles and permissions, sessions on two devices, logins, memberships, agent tokens', async () => {

@@ -1,0 +1,68 @@
+import type { Clock } from '../../core/clock.js';
+import { AppError } from '../../core/errors.js';
+import type { Db } from '../../db/database.js';
+import type { LoginMeta, LoginService } from '../auth/login.service.js';
+import * as userRepo from '../users/users.repo.js';
+import type { UserService } from '../users/users.service.js';
+import type { ProviderIdentity } from './identity.js';
+import * as repo from './social-login.repo.js';
+
+type Deps = { db: Db; clock: Clock; login: LoginService; users: UserService };
+
+export interface SocialSignInInput {
+  totp_code?: string | undefined;
+  device_info?: string | undefined;
+}
+
+const refused = (reason: string) => new AppError('SOCIAL_AUTH_FAILED', { details: { reason } });
+
+/**
+ * DECISIONS.md "Social login", once a provider vouched for an identity: the linked account, or the account of the
+ * same verified address (only if that account verified it too), or a new account; then every check of a password
+ * login — lockout, bans, second factor, the administrators' 2FA gate, the forced-change scope, device limits.
+ */
+export function createSocialLoginService({ db, clock, login, users }: Deps) {
+  /** The account of the identity, linking or creating it; `isNew` when it was created now. */
+  async function accountOf(provider: string, identity: ProviderIdentity): Promise<{ userId: number; linkId: number; isNew: boolean }> {
+    const linked = await repo.findLinkedUser(db, provider, identity.subject);
+    if (linked) return { userId: linked.user_id, linkId: linked.id, isNew: false };
+    if (!identity.email) throw refused('email_not_verified');
+    let isNew = false;
+    let account = await repo.findAccountByEmail(db, identity.email);
+    if (account && !account.is_email_verified) throw refused('account_exists');
+    if (!account) {
+      try {
+        const created = await users.create({ email: identity.email, password: null, first_name: identity.firstName,
+          last_name: identity.lastName, verified: true });
+        account = { id: created.id, is_email_verified: true };
+        isNew = true;
+      } catch (err) {
+        // A parallel sign-in created the account first: link to it like any verified account.
+        account = await repo.findAccountByEmail(db, identity.email);
+        if (!account) throw err;
+        if (!account.is_email_verified) throw refused('account_exists');
+      }
+    }
+    const link = await repo.insertLink(db, { userId: account.id, provider, subject: identity.subject, email: identity.email, now: clock.now() });
+    if (link) return { userId: account.id, linkId: link.id, isNew };
+    // Linked by a parallel sign-in meanwhile.
+    const winner = (await repo.findLinkedUser(db, provider, identity.subject))!;
+    return { userId: winner.user_id, linkId: winner.id, isNew: false };
+  }
+
+  /** Signs in the person a provider vouched for; answers the token response with `provider` and `is_new_user`. */
+  async function signIn(provider: string, identity: ProviderIdentity, input: SocialSignInInput, meta: LoginMeta) {
+    const { userId, linkId, isNew } = await accountOf(provider, identity);
+    const user = (await userRepo.findUserForLoginById(db, userId))!;
+    const identifier = identity.email ?? `${provider}:${identity.subject}`;
+    await login.admitAccount(user, identifier, meta, () => refused('account_disabled'));
+    await login.secondFactor(user, input.totp_code, { userId: user.id, lockedUntil: user.locked_until }, identifier, meta);
+    const body = await login.completeLogin(user, identifier, input.device_info, meta);
+    await repo.touchLink(db, linkId, identity.email, clock.now());
+    return { ...body, message: 'Login successful', provider, is_new_user: isNew };
+  }
+
+  return { signIn };
+}
+
+export type SocialLoginService = ReturnType<typeof createSocialLoginService>;

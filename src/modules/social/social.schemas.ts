@@ -1,0 +1,28 @@
+import { Type } from 'typebox';
+import { Body } from '../../http/schema.js';
+import { TokenResponse } from '../auth/auth.schemas.js';
+import { StoredText } from '../users/users.schemas.js';
+
+const Opaque = Type.String({ minLength: 1, maxLength: 4096 });
+
+/** SPEC.md `POST social/<provider>/`: one of a code (with its redirect URI), a provider access token or an ID token. */
+export const SocialLoginBody = Body({
+  code: Type.Optional(Opaque),
+  authorization_code: Type.Optional(Opaque),
+  redirect_uri: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
+  code_verifier: Type.Optional(Type.String({ minLength: 43, maxLength: 128, pattern: '^[A-Za-z0-9._~-]+$' })),
+  access_token: Type.Optional(Opaque),
+  id_token: Type.Optional(Opaque),
+  nonce: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
+  totp_code: Type.Optional(Type.String({ maxLength: 32 })),
+  device_info: Type.Optional(StoredText({ maxLength: 512 })),
+});
+
+export const ProviderParams = Type.Object({ provider: Type.String({ maxLength: 64 }) });
+
+export const SocialLoginResponse = Type.Object({
+  ...TokenResponse.properties,
+  message: Type.String(),
+  provider: Type.String({ description: 'The configured provider name (`google`, …), never its `provider_*` alias' }),
+  is_new_user: Type.Boolean(),
+});

@@ -1,0 +1,86 @@
+import { resolveProvider, type SocialProviderConfig } from '../../config/social-providers.js';
+import { AppError } from '../../core/errors.js';
+import type { AppContext } from '../applications/applications.service.js';
+import type { LoginMeta } from '../auth/login.service.js';
+import { ProviderError, type ProviderIdentity } from './identity.js';
+import type { OAuth2Client } from './oauth2-client.js';
+import type { OidcClient } from './oidc-client.js';
+import type { SocialLoginService, SocialSignInInput } from './social-login.service.js';
+
+type Deps = {
+  providers: Map<string, SocialProviderConfig>; oidc: OidcClient; oauth2: OAuth2Client; socialLogin: SocialLoginService;
+  onProviderError?: (provider: string, reason: string) => void;
+};
+
+/** SPEC.md `POST social/<provider>/` and DECISIONS.md "Social login": one of the three proofs, with device info and a 2FA code. */
+export interface SocialLoginInput extends SocialSignInInput {
+  code?: string | undefined;
+  authorization_code?: string | undefined;
+  redirect_uri?: string | undefined;
+  code_verifier?: string | undefined;
+  access_token?: string | undefined;
+  id_token?: string | undefined;
+  nonce?: string | undefined;
+}
+
+/** The social-login entry points: which provider, which proof, then the sign-in itself. */
+export function createSocialService({ providers, oidc, oauth2, socialLogin, onProviderError }: Deps) {
+  /** The configured provider a path names (`provider_a` is google's alias); 400 `code` listing the configured ones. */
+  function providerOf(segment: string, code: 'INVALID_PROVIDER' | 'PROVIDER_NOT_SUPPORTED' = 'INVALID_PROVIDER'): SocialProviderConfig {
+    const provider = resolveProvider(providers, segment);
+    if (!provider) throw new AppError(code, { extra: { supported_providers: [...providers.keys()] } });
+    return provider;
+  }
+
+  /** The application's redirect URIs are the allow-list, exact match (SPEC.md). */
+  function checkRedirectUri(application: AppContext | null, redirectUri: string): void {
+    if (!application?.redirect_uris.includes(redirectUri)) throw new AppError('INVALID_REDIRECT_URI');
+  }
+
+  /** Runs a provider call; its failure answers `code` (401) and is reported by its reason only. */
+  async function vouched(p: SocialProviderConfig, code: 'PROVIDER_AUTH_FAILED' | 'CODE_EXCHANGE_FAILED',
+    call: () => Promise<ProviderIdentity>): Promise<ProviderIdentity> {
+    try {
+      return await call();
+    } catch (err) {
+      if (!(err instanceof ProviderError)) throw err;
+      onProviderError?.(p.name, err.reason);
+      throw new AppError(code);
+    }
+  }
+
+  /** The identity a code proves (its redirect URI checked first). */
+  function identityOfCode(p: SocialProviderConfig, application: AppContext | null, x: { code: string; redirectUri: string;
+    codeVerifier?: string | undefined; nonce?: string | undefined }): Promise<ProviderIdentity> {
+    checkRedirectUri(application, x.redirectUri);
+    return vouched(p, 'CODE_EXCHANGE_FAILED', () => (p.kind === 'oidc' ? oidc : oauth2).exchangeCode(p, x));
+  }
+
+  /** POST social/<provider>/. */
+  async function login(segment: string, input: SocialLoginInput, application: AppContext | null, meta: LoginMeta) {
+    const p = providerOf(segment);
+    const code = input.code ?? input.authorization_code;
+    let identity: ProviderIdentity;
+    if (code) {
+      if (!input.redirect_uri) throw new AppError('MISSING_REDIRECT_URI');
+      identity = await identityOfCode(p, application, { code, redirectUri: input.redirect_uri, codeVerifier: input.code_verifier });
+    } else if (input.id_token) {
+      const idToken = input.id_token;
+      identity = await vouched(p, 'PROVIDER_AUTH_FAILED', async () => {
+        if (p.kind !== 'oidc') throw new ProviderError('no_id_tokens');
+        return oidc.verifyIdToken(p, idToken, input.nonce);
+      });
+    } else if (input.access_token) {
+      const accessToken = input.access_token;
+      // Only where the provider proves the token is ours (google, github, facebook); elsewhere use the code or the ID token.
+      identity = await vouched(p, 'PROVIDER_AUTH_FAILED', () => (p.kind === 'oidc' ? oidc : oauth2).fromAccessToken(p, accessToken));
+    } else {
+      throw AppError.validation({ non_field_errors: ['Provide code with redirect_uri, access_token, or id_token.'] });
+    }
+    return socialLogin.signIn(p.name, identity, input, { ...meta, method: `social_${p.name}` });
+  }
+
+  return { providerOf, checkRedirectUri, identityOfCode, login };
+}
+
+export type SocialService = ReturnType<typeof createSocialService>;
