@@ -47,6 +47,7 @@ import { createOAuth2Client } from './modules/social/oauth2-client.js';
 import { createOidcClient } from './modules/social/oidc-client.js';
 import { createSocialLoginService } from './modules/social/social-login.service.js';
 import { createSocialService } from './modules/social/social.service.js';
+import { createSocialBrowserService } from './modules/social/social-browser.service.js';
 import { parseSocialProviders } from './config/social-providers.js';
 import { createTwoFactorService } from './modules/twofactor/twofactor.service.js';
 import { createUserService } from './modules/users/users.service.js';
@@ -132,10 +133,13 @@ export async function buildContainer(opts: ContainerOptions) {
   const authorize = createAuthorizeService({ config, agents: agentAuth, orgs: organizations.resolver, pendingActions });
   const socialLogin = createSocialLoginService({ db, clock, login, users });
   // Only the provider's name and an error code are reported: never what the provider answered.
-  const social = createSocialService({ providers: parseSocialProviders(config.SOCIAL_PROVIDERS), oidc: createOidcClient(),
-    oauth2: createOAuth2Client(), socialLogin,
+  const oidc = createOidcClient();
+  const oauth2 = createOAuth2Client();
+  const social = createSocialService({ db, clock, config, providers: parseSocialProviders(config.SOCIAL_PROVIDERS), oidc, oauth2, socialLogin,
     onProviderError: throttled((provider: string, reason: string) => onError(`social provider ${provider} failed: ${reason}`), 60_000,
       () => clock.now().getTime()) });
+  const socialBrowser = createSocialBrowserService({ db, clock, config, sealer: createSealer(deriveKey(secretKey, 'social-login')),
+    applications, social, oidc, oauth2, socialLogin });
   const otp = createOtpService({ db, clock, config, outbox, codeKey: deriveKey(secretKey, 'otp'), onEmailVerified: acceptInvitations });
   const otpLogin = createOtpLoginService({ db, clock, config, users, otp, login, lockout, audit,
     codeKey: deriveKey(secretKey, 'otp') });
@@ -157,7 +161,7 @@ export async function buildContainer(opts: ContainerOptions) {
       outbox, applications, audit, users, rbac, sessions, bearer, lockout, login, registration, auth, profile,
       otpLogin, magicLinks,
       permissions, roles, userGrants, adminUsers, security, auditLogs, otp, passwords, twofactor, passwordChange, passwordReset,
-      deletionCompletion, deletionAdmin, socialAccounts, social,
+      deletionCompletion, deletionAdmin, socialAccounts, social, socialBrowser,
       organizations, members, invitations, dashboard, deletion, dataExport, agentAuth, agentTokens, pendingActions, authorize, agentUsage, agentActivity,
     },
   };

@@ -24,6 +24,9 @@ export const cleanupJob: Job = async ({ db, clock }, log) => {
   const codes = await db.deleteFrom('otp_codes').where('expires_at', '<', codeCutoff).executeTakeFirst();
   const links = await db.deleteFrom('magic_links').where('expires_at', '<', codeCutoff).executeTakeFirst();
   log(`${Number(codes.numDeletedRows)} one-time codes and ${Number(links.numDeletedRows)} sign-in links expired more than a day ago removed`);
-  const total = [blacklist, sessions, attempts, lockouts, codes, links].reduce((n, r) => n + Number(r.numDeletedRows), 0);
+  const states = await db.deleteFrom('social_login_states').where('expires_at', '<', codeCutoff).executeTakeFirst();
+  const handOvers = await db.deleteFrom('social_mfa_tokens').where('expires_at', '<', codeCutoff).executeTakeFirst();
+  log(`${Number(states.numDeletedRows) + Number(handOvers.numDeletedRows)} social-login states and second-factor hand-overs expired more than a day ago removed`);
+  const total = [blacklist, sessions, attempts, lockouts, codes, links, states, handOvers].reduce((n, r) => n + Number(r.numDeletedRows), 0);
   return { summary: `${total} rows removed` };
 };

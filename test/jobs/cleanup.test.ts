@@ -24,3 +24,21 @@ it('removes one-time codes and sign-in links expired more than a day ago, and ke
   assert.ok(lines.some((l) => /^1 one-time codes and 0 sign-in links/.test(l)), lines.join('\n'));
   assert.match(result.summary, /rows removed/);
 });
+
+it('removes social-login states and second-factor hand-overs expired more than a day ago, and keeps the others', async () => {
+  await t.reset();
+  const user = await createUser(t);
+  const now = t.clock.now();
+  const state = (expiresAt: Date) => ({ state_hash: randomUUID(), cookie_hash: 'c', provider: 'google', application_id: t.credentials.id,
+    redirect_uri: 'http://localhost:3000/callback', code_verifier_sealed: 'x', expires_at: expiresAt });
+  await t.container.db.insertInto('social_login_states').values([state(addSeconds(now, -2 * 86_400)), state(addSeconds(now, 300))]).execute();
+  await t.container.db.insertInto('social_mfa_tokens').values([
+    { token_hash: randomUUID(), user_id: user.id, provider: 'google', expires_at: addSeconds(now, -2 * 86_400) },
+    { token_hash: randomUUID(), user_id: user.id, provider: 'google', expires_at: addSeconds(now, 300) },
+  ]).execute();
+  const lines: string[] = [];
+  await cleanupJob(t.container, (l) => lines.push(l));
+  assert.equal((await t.container.db.selectFrom('social_login_states').select('id').execute()).length, 1);
+  assert.equal((await t.container.db.selectFrom('social_mfa_tokens').select('id').execute()).length, 1);
+  assert.ok(lines.some((l) => /^2 social-login states and second-factor hand-overs/.test(l)), lines.join('\n'));
+});

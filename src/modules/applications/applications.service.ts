@@ -111,6 +111,21 @@ export function createApplicationService({ db, clock, audit }: Deps) {
     return check(entry, accessSecret);
   }
 
+  /**
+   * The active application an access key names, without its secret: the browser social-login flow, where the exact
+   * redirect allow-list is the protection (as for a public OAuth client).
+   */
+  async function byAccessKey(accessKey: string): Promise<AppContext | null> {
+    const row = await repo.findApplicationForAuth(db, accessKey);
+    return row && row.is_active ? toContext(row) : null;
+  }
+
+  /** The active application with this id (the browser flow's callback, which carries no application headers). */
+  async function byId(id: number): Promise<AppContext | null> {
+    const row = await repo.findApplicationById(db, id);
+    return row && row.is_active ? toContext(row) : null;
+  }
+
   async function isAllowedOrigin(origin: string): Promise<boolean> {
     const now = clock.now().getTime();
     if (!origins || origins.until < now) {
@@ -232,7 +247,7 @@ export function createApplicationService({ db, clock, audit }: Deps) {
   }
 
   return {
-    create, authenticate, authenticateCached, isAllowedOrigin, ensureDefault, invalidate, count: () => repo.countApplications(db),
+    create, authenticate, authenticateCached, byAccessKey, byId, isAllowedOrigin, ensureDefault, invalidate, count: () => repo.countApplications(db),
     list, get, register, update, remove, regenerate,
   };
 }

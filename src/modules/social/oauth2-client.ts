@@ -82,7 +82,20 @@ export function createOAuth2Client() {
     return { subject: id, email: email?.trim().toLowerCase() || null, ...names };
   }
 
-  return { exchangeCode, fromAccessToken };
+  /** The browser flow's step to the provider: its authorization URL with state and PKCE S256. */
+  function authorizationUrl(p: SocialProviderConfig, a: { redirectUri: string; state: string; codeChallenge: string }): URL {
+    const url = new URL(p.authorization_url!);
+    url.searchParams.set('client_id', p.client_id);
+    url.searchParams.set('redirect_uri', a.redirectUri);
+    url.searchParams.set('response_type', 'code');
+    url.searchParams.set('scope', p.scopes.join(' '));
+    url.searchParams.set('state', a.state);
+    url.searchParams.set('code_challenge', a.codeChallenge);
+    url.searchParams.set('code_challenge_method', 'S256');
+    return url;
+  }
+
+  return { exchangeCode, fromAccessToken, authorizationUrl };
 }
 
 export type OAuth2Client = ReturnType<typeof createOAuth2Client>;

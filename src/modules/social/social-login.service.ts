@@ -50,19 +50,51 @@ export function createSocialLoginService({ db, clock, login, users }: Deps) {
     return { userId: winner.user_id, linkId: winner.id, isNew: false };
   }
 
+  /** Every check of a password login, then the session: the account may sign in, its second factor, the tokens. */
+  async function proceed(user: userRepo.LoginUser, identifier: string, input: SocialSignInInput, meta: LoginMeta) {
+    await login.admitAccount(user, identifier, meta, () => refused('account_disabled'));
+    await login.secondFactor(user, input.totp_code, { userId: user.id, lockedUntil: user.locked_until }, identifier, meta);
+    return login.completeLogin(user, identifier, input.device_info, meta);
+  }
+
+  const identifierOf = (provider: string, identity: ProviderIdentity) => identity.email ?? `${provider}:${identity.subject}`;
+  const answer = (body: Awaited<ReturnType<typeof proceed>>, provider: string, isNew: boolean) =>
+    ({ ...body, message: 'Login successful', provider, is_new_user: isNew });
+
   /** Signs in the person a provider vouched for; answers the token response with `provider` and `is_new_user`. */
   async function signIn(provider: string, identity: ProviderIdentity, input: SocialSignInInput, meta: LoginMeta) {
     const { userId, linkId, isNew } = await accountOf(provider, identity);
     const user = (await userRepo.findUserForLoginById(db, userId))!;
-    const identifier = identity.email ?? `${provider}:${identity.subject}`;
-    await login.admitAccount(user, identifier, meta, () => refused('account_disabled'));
-    await login.secondFactor(user, input.totp_code, { userId: user.id, lockedUntil: user.locked_until }, identifier, meta);
-    const body = await login.completeLogin(user, identifier, input.device_info, meta);
+    const body = await proceed(user, identifierOf(provider, identity), input, meta);
     await repo.touchLink(db, linkId, identity.email, clock.now());
-    return { ...body, message: 'Login successful', provider, is_new_user: isNew };
+    return answer(body, provider, isNew);
   }
 
-  return { signIn };
+  /**
+   * The browser flow's sign-in, which has no second factor to offer: an account with 2FA that may sign in is answered
+   * `secondFactorFor` (the caller hands the browser a single-use token to finish with a code) instead of tokens.
+   */
+  async function signInFromRedirect(provider: string, identity: ProviderIdentity, meta: LoginMeta) {
+    const { userId, linkId, isNew } = await accountOf(provider, identity);
+    const user = (await userRepo.findUserForLoginById(db, userId))!;
+    const identifier = identifierOf(provider, identity);
+    if (user.is_2fa_enabled) {
+      await login.admitAccount(user, identifier, meta, () => refused('account_disabled'));
+      return { secondFactorFor: user.id } as const;
+    }
+    const body = await proceed(user, identifier, {}, meta);
+    await repo.touchLink(db, linkId, identity.email, clock.now());
+    return { tokens: answer(body, provider, isNew) } as const;
+  }
+
+  /** POST social/<provider>/ with a redeemed `mfa_token`: the account the browser flow identified, now with its code. */
+  async function finishSecondFactor(provider: string, userId: number, input: SocialSignInInput, meta: LoginMeta) {
+    const user = await userRepo.findUserForLoginById(db, userId);
+    if (!user) throw new AppError('INVALID_TOKEN');
+    return answer(await proceed(user, user.email ?? `${provider}:user-${user.id}`, input, meta), provider, false);
+  }
+
+  return { signIn, signInFromRedirect, finishSecondFactor };
 }
 
 export type SocialLoginService = ReturnType<typeof createSocialLoginService>;

@@ -1,15 +1,19 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../../core/errors.js';
+import { publicOriginResolver } from '../../http/hooks/request-context.js';
 import { createRefreshCookie } from '../../http/refresh-cookie.js';
 import { metaOf } from '../../http/request-meta.js';
 import type { RouteDeps } from '../../http/routes.js';
-import { ProviderParams, SocialLoginBody, SocialLoginResponse } from './social.schemas.js';
+import type { Redirect } from './social-browser.service.js';
+import { AuthorizeQuery, CallbackQuery, ProviderParams, SocialLoginBody, SocialLoginResponse } from './social.schemas.js';
 import type { SocialLoginInput } from './social.service.js';
 
 const tags = ['social login'];
 
 /** SPEC.md "Registration and login": `POST social/<provider>/` (DECISIONS.md "Social login"). */
 export default async function socialRoutes(app: FastifyInstance, { container, guards }: RouteDeps) {
-  const { social } = container.services;
+  const { social, socialBrowser, applications } = container.services;
+  const { config } = container;
   const cookie = createRefreshCookie(container.config);
   const loginLimit = guards.rateLimit('login', [{ max: 5, per: 'minute' }, { max: 20, per: 'hour' }]);
 
@@ -19,5 +23,55 @@ export default async function socialRoutes(app: FastifyInstance, { container, gu
   }, async (req, reply) => {
     const { provider } = req.params as { provider: string };
     return cookie.withCookie(reply, await social.login(provider, req.body as SocialLoginInput, req.application, metaOf(req)));
+  });
+
+  // The browser flow (DECISIONS.md "Social login"): the state cookie lives as long as the state, on the social paths only.
+  const STATE_COOKIE = 'gatehouse_social_state';
+  const stateCookie = { httpOnly: true, secure: !config.DEBUG, sameSite: 'lax' as const, path: `${config.API_PREFIX}social/`, maxAge: 600 };
+  const originOf = publicOriginResolver(config.TRUSTED_PROXIES);
+  /** Gatehouse's own callback for a provider, at the address the browser used: the address to register at the provider. */
+  const callbackUrlOf = (req: FastifyRequest) => (name: string) => `${originOf(req)}${config.API_PREFIX}social/${name}/callback/`;
+  // Tokens travel in this redirect: no page may keep it or pass it on.
+  const redirect = (reply: FastifyReply, to: Redirect) => reply.code(302).header('location', to.location)
+    .header('referrer-policy', 'no-referrer').header('cache-control', 'no-store').send();
+  const limit = guards.rateLimit('social_redirect', [{ max: 30, per: 'minute' }]);
+
+  app.get('/social/:provider/authorize/', {
+    schema: { tags, params: ProviderParams, querystring: AuthorizeQuery,
+      description: 'Starts the browser flow: 302 to the provider. Needs `access_key` (no secret) and one of the application\'s redirect URIs.' },
+    config: { appAuth: false }, onRequest: [limit],
+  }, async (req, reply) => {
+    const { provider } = req.params as { provider: string };
+    const q = req.query as { access_key?: string; redirect_uri?: string };
+    const started = await socialBrowser.start(provider, q.access_key, q.redirect_uri, callbackUrlOf(req));
+    reply.header('set-cookie', reply.server.serializeCookie(STATE_COOKIE, started.cookie, stateCookie));
+    return redirect(reply, started);
+  });
+
+  app.get('/social/:provider/callback/', {
+    schema: { tags, params: ProviderParams, querystring: CallbackQuery,
+      description: 'With application headers, `code` and `redirect_uri`: 200 like POST social/<provider>/. From the provider in the '
+        + 'browser flow (no application headers, `state`): 302 to the application\'s redirect URI with the tokens or `error=<CODE>`.' },
+    config: { appAuth: false }, onRequest: [limit],
+  }, async (req, reply) => {
+    const { provider } = req.params as { provider: string };
+    const q = req.query as { code?: string; redirect_uri?: string; code_verifier?: string; state?: string; error?: string };
+    const key = req.headers['x-access-key'];
+    if (typeof key === 'string') {
+      const secret = req.headers['x-access-secret'];
+      const application = typeof secret === 'string' ? await applications.authenticate(key, secret) : null;
+      if (!application) throw new AppError('APP_AUTH_INVALID');
+      social.providerOf(provider, 'PROVIDER_NOT_SUPPORTED');
+      if (!q.code) throw new AppError('MISSING_CODE');
+      if (!q.redirect_uri) throw new AppError('MISSING_REDIRECT_URI');
+      const body = await social.login(provider, { code: q.code, redirect_uri: q.redirect_uri, code_verifier: q.code_verifier }, application,
+        { ...metaOf(req), applicationId: application.id });
+      return reply.send(cookie.withCookie(reply, body));
+    }
+    const header = req.headers.cookie;
+    const cookieValue = header ? req.server.parseCookie(header)[STATE_COOKIE] : undefined;
+    const done = await socialBrowser.finish(provider, q, cookieValue, callbackUrlOf(req), metaOf(req));
+    reply.header('set-cookie', reply.server.serializeCookie(STATE_COOKIE, '', { ...stateCookie, maxAge: 0 }));
+    return redirect(reply, done);
   });
 }

@@ -14,6 +14,7 @@ export const SocialLoginBody = Body({
   access_token: Type.Optional(Opaque),
   id_token: Type.Optional(Opaque),
   nonce: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
+  mfa_token: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: 'From the browser flow\'s `error=2FA_REQUIRED` redirect; send with totp_code' })),
   totp_code: Type.Optional(Type.String({ maxLength: 32 })),
   device_info: Type.Optional(StoredText({ maxLength: 512 })),
 });
@@ -25,4 +26,20 @@ export const SocialLoginResponse = Type.Object({
   message: Type.String(),
   provider: Type.String({ description: 'The configured provider name (`google`, …), never its `provider_*` alias' }),
   is_new_user: Type.Boolean(),
+});
+
+export const AuthorizeQuery = Type.Object({
+  access_key: Type.Optional(Type.String({ maxLength: 128 })),
+  redirect_uri: Type.Optional(Type.String({ maxLength: 2048 })),
+});
+
+export const CallbackQuery = Type.Object({
+  code: Type.Optional(Type.String({ maxLength: 4096 })),
+  redirect_uri: Type.Optional(Type.String({ maxLength: 2048 })),
+  code_verifier: Type.Optional(Type.String({ maxLength: 128 })),
+  state: Type.Optional(Type.String({ maxLength: 256 })),
+  error: Type.Optional(Type.String({ maxLength: 256 })),
+  error_description: Type.Optional(Type.String({ maxLength: 2048 })),
+  iss: Type.Optional(Type.String({ maxLength: 2048 })),
+  scope: Type.Optional(Type.String({ maxLength: 2048 })),
 });

@@ -1,14 +1,19 @@
 import { resolveProvider, type SocialProviderConfig } from '../../config/social-providers.js';
+import type { Config } from '../../config/settings.js';
+import type { Clock } from '../../core/clock.js';
 import { AppError } from '../../core/errors.js';
+import type { Db } from '../../db/database.js';
+import { sha256Hex } from '../../security/random.js';
 import type { AppContext } from '../applications/applications.service.js';
 import type { LoginMeta } from '../auth/login.service.js';
 import { ProviderError, type ProviderIdentity } from './identity.js';
 import type { OAuth2Client } from './oauth2-client.js';
 import type { OidcClient } from './oidc-client.js';
+import { consumeMfaToken } from './social-browser.repo.js';
 import type { SocialLoginService, SocialSignInInput } from './social-login.service.js';
 
 type Deps = {
-  providers: Map<string, SocialProviderConfig>; oidc: OidcClient; oauth2: OAuth2Client; socialLogin: SocialLoginService;
+  db: Db; clock: Clock; config: Config; providers: Map<string, SocialProviderConfig>; oidc: OidcClient; oauth2: OAuth2Client; socialLogin: SocialLoginService;
   onProviderError?: (provider: string, reason: string) => void;
 };
 
@@ -21,10 +26,12 @@ export interface SocialLoginInput extends SocialSignInInput {
   access_token?: string | undefined;
   id_token?: string | undefined;
   nonce?: string | undefined;
+  /** The browser flow's hand-over to an account with 2FA, finished with `totp_code`. */
+  mfa_token?: string | undefined;
 }
 
 /** The social-login entry points: which provider, which proof, then the sign-in itself. */
-export function createSocialService({ providers, oidc, oauth2, socialLogin, onProviderError }: Deps) {
+export function createSocialService({ db, clock, config, providers, oidc, oauth2, socialLogin, onProviderError }: Deps) {
   /** The configured provider a path names (`provider_a` is google's alias); 400 `code` listing the configured ones. */
   function providerOf(segment: string, code: 'INVALID_PROVIDER' | 'PROVIDER_NOT_SUPPORTED' = 'INVALID_PROVIDER'): SocialProviderConfig {
     const provider = resolveProvider(providers, segment);
@@ -49,16 +56,25 @@ export function createSocialService({ providers, oidc, oauth2, socialLogin, onPr
     }
   }
 
-  /** The identity a code proves (its redirect URI checked first). */
+  /**
+   * The identity a code proves. Its redirect URI is checked against the application's list first, except for the
+   * browser flow's code, whose redirect URI is Gatehouse's own callback.
+   */
   function identityOfCode(p: SocialProviderConfig, application: AppContext | null, x: { code: string; redirectUri: string;
-    codeVerifier?: string | undefined; nonce?: string | undefined }): Promise<ProviderIdentity> {
-    checkRedirectUri(application, x.redirectUri);
+    codeVerifier?: string | undefined; nonce?: string | undefined }, opts: { checkRedirect: boolean } = { checkRedirect: true }): Promise<ProviderIdentity> {
+    if (opts.checkRedirect) checkRedirectUri(application, x.redirectUri);
     return vouched(p, 'CODE_EXCHANGE_FAILED', () => (p.kind === 'oidc' ? oidc : oauth2).exchangeCode(p, x));
   }
 
   /** POST social/<provider>/. */
   async function login(segment: string, input: SocialLoginInput, application: AppContext | null, meta: LoginMeta) {
     const p = providerOf(segment);
+    if (input.mfa_token) {
+      const row = await consumeMfaToken(db, sha256Hex(input.mfa_token), p.name, clock.now());
+      // Redeemed through the application the browser flow ran for, like every token it leads to.
+      if (!row || (config.APPLICATION_AUTH_ENABLED && row.application_id !== (application?.id ?? null))) throw new AppError('INVALID_TOKEN');
+      return socialLogin.finishSecondFactor(p.name, row.user_id, input, { ...meta, method: `social_${p.name}` });
+    }
     const code = input.code ?? input.authorization_code;
     let identity: ProviderIdentity;
     if (code) {

@@ -7,9 +7,12 @@ import type { TestApp } from '../../helpers/test-app.js';
 /** The test application's one redirect URI. */
 export const APP_REDIRECT = 'http://localhost:3000/callback';
 
+/** Gatehouse's own callback for a provider, as the browser flow gives it to the provider (requests sent with `Host: localhost`). */
+export const serviceCallback = (name: string) => `http://localhost/api/v1/auth/social/${name}/callback/`;
+
 /** A real OpenID provider (google) and a GitHub-shaped OAuth 2 server (github) on loopback, and the setting naming them. */
 export async function startProviders() {
-  const op: TestOidcProvider = await startOidcProvider({ redirectUris: [APP_REDIRECT] });
+  const op: TestOidcProvider = await startOidcProvider({ redirectUris: [APP_REDIRECT, serviceCallback('google')] });
   const gh: TestOAuth2Server = await startOAuth2Server();
   const setting = JSON.stringify({
     google: { client_id: op.clientId, client_secret: op.clientSecret, issuer: op.issuer },

@@ -1,0 +1,118 @@
+import * as oauth from 'openid-client';
+import type { Config } from '../../config/settings.js';
+import { addSeconds, type Clock } from '../../core/clock.js';
+import { AppError, isAppError } from '../../core/errors.js';
+import type { Db } from '../../db/database.js';
+import { safeEqual } from '../../security/compare.js';
+import { newOpaqueToken, sha256Hex } from '../../security/random.js';
+import type { Sealer } from '../../security/seal.js';
+import type { ApplicationService } from '../applications/applications.service.js';
+import type { LoginMeta } from '../auth/login.service.js';
+import type { OAuth2Client } from './oauth2-client.js';
+import type { OidcClient } from './oidc-client.js';
+import * as repo from './social-browser.repo.js';
+import type { SocialLoginService } from './social-login.service.js';
+import type { SocialService } from './social.service.js';
+
+type Deps = {
+  db: Db; clock: Clock; config: Config; sealer: Sealer; applications: ApplicationService; social: SocialService;
+  oidc: OidcClient; oauth2: OAuth2Client; socialLogin: SocialLoginService;
+};
+
+/** DECISIONS.md "Social login": a state lives 10 minutes; a second-factor hand-over 5. */
+const STATE_LIFETIME = 600;
+const MFA_TOKEN_LIFETIME = 300;
+
+/** Where the browser goes next: the provider, or back to the application with tokens or an error. */
+export interface Redirect {
+  location: string;
+  /** The state cookie to set on the way to the provider. */
+  cookie?: string;
+}
+
+/**
+ * The browser flow: `authorize/` sends the browser to the provider with a single-use state (holding the application,
+ * its redirect URI, the PKCE S256 verifier and the OpenID nonce server-side) and a cookie bound to it; `callback/`
+ * takes the state back only from the browser holding that cookie (login CSRF, RFC 9700 §4.7), signs the person in and
+ * sends the browser back to the application with the tokens, or `error=<CODE>`.
+ */
+export function createSocialBrowserService(deps: Deps) {
+  const { db, clock, config, sealer, applications, social, oidc, oauth2, socialLogin } = deps;
+
+  /** GET social/<provider>/authorize/. */
+  async function start(segment: string, accessKey: string | undefined, redirectUri: string | undefined, callbackUrl: (name: string) => string) {
+    const p = social.providerOf(segment);
+    if (!redirectUri) throw new AppError('MISSING_REDIRECT_URI');
+    const application = accessKey ? await applications.byAccessKey(accessKey) : null;
+    if (!application) throw new AppError('APP_AUTH_INVALID');
+    social.checkRedirectUri(application, redirectUri);
+    const state = newOpaqueToken(32);
+    const cookie = newOpaqueToken(32);
+    const verifier = oauth.randomPKCECodeVerifier();
+    const codeChallenge = await oauth.calculatePKCECodeChallenge(verifier);
+    const nonce = p.kind === 'oidc' ? oauth.randomNonce() : null;
+    const now = clock.now();
+    await repo.insertState(db, { state_hash: state.hash, cookie_hash: cookie.hash, provider: p.name, application_id: application.id,
+      redirect_uri: redirectUri, code_verifier_sealed: sealer.seal(verifier), nonce, expires_at: addSeconds(now, STATE_LIFETIME),
+      created_at: now });
+    const target = { redirectUri: callbackUrl(p.name), state: state.raw, codeChallenge };
+    let location: URL;
+    try {
+      location = p.kind === 'oidc' ? await oidc.authorizationUrl(p, { ...target, nonce: nonce! }) : oauth2.authorizationUrl(p, target);
+    } catch {
+      throw new AppError('PROVIDER_AUTH_FAILED');
+    }
+    return { location: location.toString(), cookie: cookie.raw };
+  }
+
+  /** `redirectUri` with `params` in its query, or in its fragment when SVC_SOCIAL_CALLBACK_TOKENS_IN_FRAGMENT is on. */
+  function back(redirectUri: string, params: Record<string, string>, tokens: boolean): Redirect {
+    const url = new URL(redirectUri);
+    if (tokens && config.SOCIAL_CALLBACK_TOKENS_IN_FRAGMENT) {
+      url.hash = new URLSearchParams(params).toString();
+    } else {
+      for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
+    }
+    return { location: url.toString() };
+  }
+
+  /** GET social/<provider>/callback/ in the browser: the state and its cookie, then the code. */
+  async function finish(segment: string, query: { code?: string | undefined; state?: string | undefined; error?: string | undefined },
+    cookieValue: string | undefined, callbackUrl: (name: string) => string, meta: Omit<LoginMeta, 'applicationId' | 'method'>): Promise<Redirect> {
+    const p = social.providerOf(segment, 'PROVIDER_NOT_SUPPORTED');
+    if (!query.state) throw new AppError('CALLBACK_ERROR', { details: { reason: 'missing_state' } });
+    const row = await repo.consumeState(db, sha256Hex(query.state), clock.now());
+    // A state issued for another provider, replayed, expired, forged, or brought by a browser that did not start it.
+    if (!row || row.provider !== p.name || !cookieValue || !safeEqual(sha256Hex(cookieValue), row.cookie_hash)) {
+      throw new AppError('CALLBACK_ERROR', { details: { reason: 'invalid_state' } });
+    }
+    const application = await applications.byId(row.application_id);
+    if (!application || !application.redirect_uris.includes(row.redirect_uri)) throw new AppError('INVALID_REDIRECT_URI');
+    const fail = (code: string) => back(row.redirect_uri, { error: code }, false);
+    if (query.error) return fail('CALLBACK_ERROR');
+    if (!query.code) return fail('MISSING_CODE');
+    const loginMeta: LoginMeta = { ...meta, applicationId: application.id, method: `social_${p.name}` };
+    const applicationId = application.id;
+    try {
+      const identity = await social.identityOfCode(p, application, { code: query.code, redirectUri: callbackUrl(p.name),
+        codeVerifier: sealer.open(row.code_verifier_sealed), nonce: row.nonce ?? undefined }, { checkRedirect: false });
+      const outcome = await socialLogin.signInFromRedirect(p.name, identity, loginMeta);
+      if ('secondFactorFor' in outcome) {
+        const token = newOpaqueToken(32);
+        await repo.insertMfaToken(db, { token_hash: token.hash, user_id: outcome.secondFactorFor!, provider: p.name,
+          application_id: applicationId, expires_at: addSeconds(clock.now(), MFA_TOKEN_LIFETIME) });
+        return back(row.redirect_uri, { error: '2FA_REQUIRED', mfa_token: token.raw }, true);
+      }
+      const t = outcome.tokens as { access_token: string; refresh_token?: string; token_type: string; expires_in: number };
+      return back(row.redirect_uri, { access_token: t.access_token, ...(t.refresh_token ? { refresh_token: t.refresh_token } : {}),
+        token_type: t.token_type, expires_in: String(t.expires_in) }, true);
+    } catch (err) {
+      if (isAppError(err)) return fail(err.code);
+      throw err;
+    }
+  }
+
+  return { start, finish };
+}
+
+export type SocialBrowserService = ReturnType<typeof createSocialBrowserService>;

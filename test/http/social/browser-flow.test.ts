@@ -1,0 +1,158 @@
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import type { LightMyRequestResponse } from 'fastify';
+import { createUser } from '../../factories/users.js';
+import { enableTotp } from '../../factories/twofactor.js';
+import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { expectStatus } from '../rbac/helpers.js';
+import { APP_REDIRECT, serviceCallback, socialLogin, startProviders } from './helpers.js';
+
+const ALICE = { email: 'alice@example.com', email_verified: true, given_name: 'Alice', family_name: 'Liddell' };
+const COOKIE = 'gatehouse_social_state';
+
+/** DECISIONS.md "Social login": authorize/ → provider → callback/ → 302 to the application, with real providers on loopback. */
+describe('the browser social-login flow', () => {
+  let t: TestApp;
+  let fragment: TestApp;
+  let providers: Awaited<ReturnType<typeof startProviders>>;
+  before(async () => {
+    providers = await startProviders();
+    t = await createTestApp({ env: providers.env });
+    fragment = await createTestApp({ env: { ...providers.env, SVC_SOCIAL_CALLBACK_TOKENS_IN_FRAGMENT: 'true', SVC_TRUSTED_PROXIES: '127.0.0.1' } });
+  });
+  after(async () => { await fragment.close(); await t.close(); await providers.close(); });
+  beforeEach(async () => {
+    await t.reset();
+    providers.op.restore();
+    providers.op.setAccount('alice', ALICE);
+    providers.gh.setUser('octo', { id: 4242, name: 'Octo Cat', emails: [{ email: 'octo@example.com', primary: true, verified: true }] });
+  });
+
+  /** GET social/<provider>/authorize/ as a browser: no application headers, `Host: localhost`. */
+  const authorize = (app: TestApp, provider: string, query: Record<string, string>) => app.app.inject({
+    method: 'GET', url: `/api/v1/auth/social/${provider}/authorize/?${new URLSearchParams(query).toString()}`, headers: { host: 'localhost' },
+  });
+  const stateCookieOf = (res: LightMyRequestResponse) => {
+    const header = ([] as string[]).concat(res.headers['set-cookie'] ?? []).find((c) => c.startsWith(`${COOKIE}=`));
+    assert.ok(header, 'the state cookie is set');
+    assert.match(header, /HttpOnly/);
+    assert.match(header, /SameSite=Lax/);
+    return decodeURIComponent(header.split(';')[0]!.slice(COOKIE.length + 1));
+  };
+  /** The provider's redirect back to Gatehouse, followed as the browser would (with or without the cookie). */
+  const callback = (app: TestApp, back: URL, cookie: string | null) => app.app.inject({
+    method: 'GET', url: `${back.pathname}${back.search}`, headers: { host: 'localhost', ...(cookie ? { cookie: `${COOKIE}=${cookie}` } : {}) },
+  });
+  /** authorize/ → the provider signs `sub` in → the URL the provider sends the browser back to, and the state cookie. */
+  const toProvider = async (app: TestApp, provider: 'google' | 'github', who: string, opts: { deny?: boolean } = {}) => {
+    const started = await authorize(app, provider, { access_key: app.credentials.access_key, redirect_uri: APP_REDIRECT });
+    assert.equal(started.statusCode, 302, started.body);
+    const location = new URL(started.headers.location as string);
+    assert.equal(location.searchParams.get('code_challenge_method'), 'S256');
+    assert.equal(location.searchParams.get('redirect_uri'), serviceCallback(provider));
+    const back = provider === 'google' ? await providers.op.signIn(location, who, opts) : await providers.gh.signIn(location, who, opts);
+    return { back, cookie: stateCookieOf(started), location };
+  };
+  const landing = (res: LightMyRequestResponse) => {
+    assert.equal(res.statusCode, 302, res.body);
+    assert.equal(res.headers['referrer-policy'], 'no-referrer');
+    assert.equal(res.headers['cache-control'], 'no-store');
+    return new URL(res.headers.location as string);
+  };
+
+  it('signs in through an OpenID provider and lands on the application with the tokens in the query', async () => {
+    const { back, cookie, location } = await toProvider(t, 'google', 'alice');
+    assert.ok(location.searchParams.get('nonce'), 'a nonce is always sent');
+    const to = landing(await callback(t, back, cookie));
+    assert.equal(`${to.origin}${to.pathname}`, APP_REDIRECT);
+    assert.equal(to.searchParams.get('token_type'), 'Bearer');
+    const me = await t.api({ method: 'GET', path: 'me/', token: to.searchParams.get('access_token')! });
+    assert.equal(expectStatus(me, 200).email, 'alice@example.com');
+    assert.ok(to.searchParams.get('refresh_token'));
+  });
+
+  it('signs in through a GitHub-shaped provider the same way', async () => {
+    const { back, cookie } = await toProvider(t, 'github', 'octo');
+    const to = landing(await callback(t, back, cookie));
+    const me = await t.api({ method: 'GET', path: 'me/', token: to.searchParams.get('access_token')! });
+    assert.equal(expectStatus(me, 200).email, 'octo@example.com');
+  });
+
+  it('puts the tokens in the fragment with SVC_SOCIAL_CALLBACK_TOKENS_IN_FRAGMENT', async () => {
+    await fragment.reset();
+    const { back, cookie } = await toProvider(fragment, 'google', 'alice');
+    const to = landing(await callback(fragment, back, cookie));
+    assert.equal(to.search, '');
+    const params = new URLSearchParams(to.hash.slice(1));
+    assert.ok(params.get('access_token'));
+  });
+
+  it('gives the provider the public callback address: a trusted proxy\'s X-Forwarded-Proto and -Host, else the request\'s', async () => {
+    const forwarded = { host: 'localhost', 'x-forwarded-proto': 'https', 'x-forwarded-host': 'auth.example.com' };
+    const query = (app: TestApp) => new URLSearchParams({ access_key: app.credentials.access_key, redirect_uri: APP_REDIRECT }).toString();
+    const untrusted = await t.app.inject({ method: 'GET', url: `/api/v1/auth/social/google/authorize/?${query(t)}`, headers: forwarded });
+    assert.equal(new URL(untrusted.headers.location as string).searchParams.get('redirect_uri'), serviceCallback('google'));
+    // The two apps share the test database: the other one's application is re-created by its reset.
+    await fragment.reset();
+    const viaProxy = await fragment.app.inject({ method: 'GET', url: `/api/v1/auth/social/google/authorize/?${query(fragment)}`,
+      headers: forwarded, remoteAddress: '127.0.0.1' });
+    assert.equal(new URL(viaProxy.headers.location as string).searchParams.get('redirect_uri'),
+      'https://auth.example.com/api/v1/auth/social/google/callback/');
+  });
+
+  it('refuses a state without its cookie, with another cookie, or replayed: 400 CALLBACK_ERROR, no tokens', async () => {
+    for (const cookie of [null, 'someone-elses-cookie']) {
+      const { back } = await toProvider(t, 'google', 'alice');
+      const res = await callback(t, back, cookie);
+      assert.equal(expectStatus(res, 400).code, 'CALLBACK_ERROR');
+    }
+    const { back, cookie } = await toProvider(t, 'google', 'alice');
+    landing(await callback(t, back, cookie));
+    assert.equal(expectStatus(await callback(t, back, cookie), 400).code, 'CALLBACK_ERROR');
+    const forged = new URL(back);
+    forged.searchParams.set('state', 'forged-state');
+    assert.equal(expectStatus(await callback(t, forged, cookie), 400).code, 'CALLBACK_ERROR');
+  });
+
+  it('sends a refusal at the provider back to the application as error=CALLBACK_ERROR', async () => {
+    const { back, cookie } = await toProvider(t, 'google', 'alice', { deny: true });
+    const to = landing(await callback(t, back, cookie));
+    assert.equal(to.searchParams.get('error'), 'CALLBACK_ERROR');
+    assert.equal(to.searchParams.get('access_token'), null);
+  });
+
+  it('sends a 2FA account back with error=2FA_REQUIRED and a single-use mfa_token that a code turns into tokens', async () => {
+    const ann = await createUser(t, { email: 'alice@example.com', verified: true });
+    const totp = await enableTotp(t, ann);
+    const { back, cookie } = await toProvider(t, 'google', 'alice');
+    const to = landing(await callback(t, back, cookie));
+    assert.equal(to.searchParams.get('error'), '2FA_REQUIRED');
+    assert.equal(to.searchParams.get('access_token'), null);
+    const mfa_token = to.searchParams.get('mfa_token')!;
+    assert.equal(expectStatus(await socialLogin(t, 'google', { mfa_token, totp_code: '000000' }), 401).code, 'INVALID_CODE');
+    // The token was consumed by the failed attempt: a new redirect is needed.
+    assert.equal(expectStatus(await socialLogin(t, 'google', { mfa_token, totp_code: totp.code() }), 401).code, 'INVALID_TOKEN');
+    const again = landing(await callback(t, ...(Object.values(await toProvider(t, 'google', 'alice')).slice(0, 2) as [URL, string])));
+    const body = expectStatus(await socialLogin(t, 'google', { mfa_token: again.searchParams.get('mfa_token')!, totp_code: totp.code() }), 200);
+    assert.equal(body.provider, 'google');
+  });
+
+  it('refuses an address outside the application\'s list, an unknown application and an unknown provider', async () => {
+    const outside = await authorize(t, 'google', { access_key: t.credentials.access_key, redirect_uri: 'http://evil.example/cb' });
+    assert.equal(expectStatus(outside, 400).code, 'INVALID_REDIRECT_URI');
+    const unknownApp = await authorize(t, 'google', { access_key: 'nope', redirect_uri: APP_REDIRECT });
+    assert.equal(unknownApp.statusCode, 401);
+    assert.equal(expectStatus(await authorize(t, 'provider_c', { access_key: t.credentials.access_key, redirect_uri: APP_REDIRECT }), 400).code,
+      'INVALID_PROVIDER');
+    const res = await t.app.inject({ method: 'GET', url: '/api/v1/auth/social/twitter/callback/?state=x&code=y', headers: { host: 'localhost' } });
+    assert.equal(expectStatus(res, 400).code, 'PROVIDER_NOT_SUPPORTED');
+  });
+
+  it('answers callback/ with application headers, a code and a redirect URI like the POST (200)', async () => {
+    const { code } = await providers.op.authorize({ sub: 'alice', redirectUri: APP_REDIRECT });
+    const res = await t.api({ method: 'GET', path: `social/google/callback/?${new URLSearchParams({ code, redirect_uri: APP_REDIRECT })}` });
+    assert.equal(expectStatus(res, 200).provider, 'google');
+    const missing = await t.api({ method: 'GET', path: `social/google/callback/?${new URLSearchParams({ redirect_uri: APP_REDIRECT })}` });
+    assert.equal(expectStatus(missing, 400).code, 'MISSING_CODE');
+  });
+});
