@@ -100,6 +100,15 @@ describe('POST social/<provider>/', () => {
       assert.deepEqual([banned.code, banned.details], ['SOCIAL_AUTH_FAILED', { reason: 'account_disabled' }]);
     });
 
+    it('applies the administrators\' 2FA gate and the forced password change like a password login', async () => {
+      const admin = await createUser(t, { email: 'alice@example.com', verified: true, is_staff: true });
+      const gated = expectStatus(await socialLogin(t, 'google', await googleCode()), 403);
+      assert.deepEqual([gated.code, gated.token_scope], ['ADMIN_2FA_SETUP_REQUIRED', '2fa_setup_only']);
+      await t.container.db.updateTable('users').set({ is_staff: false, must_change_password: true }).where('id', '=', admin.id).execute();
+      const forced = expectStatus(await socialLogin(t, 'google', await googleCode()), 200);
+      assert.equal(forced.token_scope, 'password_change_only');
+    });
+
     it('answers 401 PROVIDER_AUTH_FAILED to a provider access token it cannot prove is ours', async () => {
       const tokens = await providers.op.exchange((await providers.op.authorize({ sub: 'alice', redirectUri: APP_REDIRECT })).code, APP_REDIRECT);
       assert.equal(expectStatus(await socialLogin(t, 'google', { access_token: tokens.access_token }), 401).code, 'PROVIDER_AUTH_FAILED');
