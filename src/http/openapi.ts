@@ -53,6 +53,7 @@ function userGuardOf(route: RouteOptions) {
 /** A route's own requirement, when it differs from the document's global one (the application's keys). */
 function routeSecurity(route: RouteOptions, appKeys: SecurityRequirement): SecurityRequirement[] | undefined {
   if (route.config?.appAuth === false) return [];
+  if (route.config?.appAuth === 'optional') return [appKeys, {}];
   // The token's own routes (heartbeat/, report-usage/) and ai/authorize/ take an agent token only.
   if (route.config?.agentAuthentication) return [{ ...appKeys, AgentBearer: [] }];
   const user = userGuardOf(route);

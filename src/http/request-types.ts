@@ -17,8 +17,11 @@ declare module 'fastify' {
     agent: AgentContext | null;
   }
   interface FastifyContextConfig {
-    /** `false` on the few routes that answer without application credentials (docs viewers). */
-    appAuth?: boolean;
+    /**
+     * `false` on the few routes that answer without application credentials (docs viewers); `'optional'` where they
+     * are checked when sent and the route also answers without them (the social-login callback, reached by a browser).
+     */
+    appAuth?: boolean | 'optional';
     /** Validation errors answer a bare field map, as SPEC.md says of organization create. */
     bareValidationErrors?: boolean;
     /** Set from the route's declared user guard: the route accepts `AgentBearer` (never set by hand). */

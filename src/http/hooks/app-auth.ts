@@ -16,6 +16,7 @@ export function registerAppAuth(app: FastifyInstance, config: Pick<Config, 'APPL
     if (!config.APPLICATION_AUTH_ENABLED || req.routeOptions.config.appAuth === false) return done();
     const key = header(req, 'x-access-key');
     const secret = header(req, 'x-access-secret');
+    if (!key && !secret && req.routeOptions.config.appAuth === 'optional') return done();
     if (!key || !secret) return done(new AppError('APP_AUTH_REQUIRED'));
     if (key.length > 256 || secret.length > 256) return done(new AppError('APP_AUTH_INVALID'));
     const accept = (application: AppContext | null) => {

@@ -12,7 +12,7 @@ const tags = ['social login'];
 
 /** SPEC.md "Registration and login": `POST social/<provider>/` (DECISIONS.md "Social login"). */
 export default async function socialRoutes(app: FastifyInstance, { container, guards }: RouteDeps) {
-  const { social, socialBrowser, applications } = container.services;
+  const { social, socialBrowser } = container.services;
   const { config } = container;
   const cookie = createRefreshCookie(container.config);
   const loginLimit = guards.rateLimit('login', [{ max: 5, per: 'minute' }, { max: 20, per: 'hour' }]);
@@ -52,20 +52,17 @@ export default async function socialRoutes(app: FastifyInstance, { container, gu
     schema: { tags, params: ProviderParams, querystring: CallbackQuery,
       description: 'With application headers, `code` and `redirect_uri`: 200 like POST social/<provider>/. From the provider in the '
         + 'browser flow (no application headers, `state`): 302 to the application\'s redirect URI with the tokens or `error=<CODE>`.' },
-    config: { appAuth: false }, onRequest: [limit],
+    config: { appAuth: 'optional' }, onRequest: [limit],
   }, async (req, reply) => {
     const { provider } = req.params as { provider: string };
     const q = req.query as { code?: string; redirect_uri?: string; code_verifier?: string; state?: string; error?: string };
-    const key = req.headers['x-access-key'];
-    if (typeof key === 'string') {
-      const secret = req.headers['x-access-secret'];
-      const application = typeof secret === 'string' ? await applications.authenticate(key, secret) : null;
-      if (!application) throw new AppError('APP_AUTH_INVALID');
+    // With application credentials (checked by the application hook): the code is forwarded by the application itself.
+    if (req.application) {
       social.providerOf(provider, 'PROVIDER_NOT_SUPPORTED');
       if (!q.code) throw new AppError('MISSING_CODE');
       if (!q.redirect_uri) throw new AppError('MISSING_REDIRECT_URI');
-      const body = await social.login(provider, { code: q.code, redirect_uri: q.redirect_uri, code_verifier: q.code_verifier }, application,
-        { ...metaOf(req), applicationId: application.id });
+      const body = await social.login(provider, { code: q.code, redirect_uri: q.redirect_uri, code_verifier: q.code_verifier },
+        req.application, metaOf(req));
       return reply.send(cookie.withCookie(reply, body));
     }
     const header = req.headers.cookie;
