@@ -7,18 +7,30 @@ export interface GithubEmail { email: string; primary: boolean; verified: boolea
 export interface GithubUser {
   id: number;
   name?: string | null;
-  /** The public profile address `/user` shows (GitHub's is often null); `/user/emails` is the one to trust. */
+  /**
+   * GitHub: the public profile address `/user` shows (often null); `/user/emails` is the one to trust.
+   * Facebook: the account's address, which `/me` gives with the `email` field.
+   */
   email?: string | null;
-  emails: GithubEmail[];
+  /** GitHub only. */
+  emails?: GithubEmail[];
 }
 
 export type OAuth2Endpoint = 'authorize' | 'token' | 'user' | 'emails' | 'token_check';
 
-export interface OAuth2ServerOptions { clientId?: string; clientSecret?: string }
+export interface OAuth2ServerOptions {
+  clientId?: string; clientSecret?: string;
+  /**
+   * `github` (default): `/login/oauth/*`, `/user`, `/user/emails`, `/applications/{client_id}/token`.
+   * `facebook`: the Graph API's `/v19.0/dialog/oauth`, `/v19.0/oauth/access_token`, `/me`, `/debug_token`, where the
+   * token check is `debug_token` with the app access token `<app id>|<secret>` and errors are 400 OAuthException.
+   */
+  shape?: 'github' | 'facebook';
+}
 
 export interface IssueOptions {
   login: string;
-  /** Defaults to `read:user user:email`; `/user/emails` needs `user:email` or `user`. */
+  /** Defaults to the shape's (github `read:user user:email`, facebook `email public_profile`); `/user/emails` needs `user:email` or `user`, `/me`'s `email` needs `email`. */
   scope?: string;
 }
 
@@ -27,8 +39,11 @@ export interface TestOAuth2Server {
   url: string;
   clientId: string;
   clientSecret: string;
-  /** The endpoints, ready for the provider's settings; `token_check_url` keeps GitHub's `{client_id}` placeholder. */
-  urls: { authorization_url: string; token_url: string; userinfo_url: string; emails_url: string; token_check_url: string };
+  /**
+   * The endpoints, ready for the provider's settings: github's `token_check_url` keeps its `{client_id}` placeholder;
+   * facebook has `debug_token_url` and no addresses endpoint.
+   */
+  urls: { authorization_url: string; token_url: string; userinfo_url: string; emails_url?: string; token_check_url?: string; debug_token_url?: string };
   setUser(login: string, user: GithubUser): void;
   /** Follows an authorization URL as the signed-in `login` (or refusing, with `deny`); answers the redirect back. */
   signIn(authorizationUrl: string | URL, login: string, opts?: { deny?: boolean }): Promise<URL>;
@@ -58,9 +73,19 @@ const basicAuth = (req: IncomingMessage) => {
   return at < 0 ? undefined : { id: decoded.slice(0, at), secret: decoded.slice(at + 1) };
 };
 
-/** A GitHub-shaped OAuth 2 server (authorize, token, user, emails, token check) on a free loopback port. */
+const GITHUB_PATHS: Record<string, OAuth2Endpoint> = {
+  '/login/oauth/authorize': 'authorize', '/login/oauth/access_token': 'token', '/user': 'user', '/user/emails': 'emails',
+};
+const FACEBOOK_PATHS: Record<string, OAuth2Endpoint> = {
+  '/v19.0/dialog/oauth': 'authorize', '/v19.0/oauth/access_token': 'token', '/me': 'user', '/debug_token': 'token_check',
+};
+/** The Graph API's error shape (always with a 400). */
+const graphError = (message: string, code = 190) => ({ error: { message, type: 'OAuthException', code, fbtrace_id: 'A1b2C3' } });
+
+/** A GitHub- or Facebook-shaped OAuth 2 server (authorize, token, user, emails, token check) on a free loopback port. */
 export async function startOAuth2Server(opts: OAuth2ServerOptions = {}): Promise<TestOAuth2Server> {
-  const clientId = opts.clientId ?? `Iv1.${randomBytes(8).toString('hex')}`;
+  const facebook = opts.shape === 'facebook';
+  const clientId = opts.clientId ?? (facebook ? String(100000000000000 + randomBytes(4).readUInt32BE()) : `Iv1.${randomBytes(8).toString('hex')}`);
   const clientSecret = opts.clientSecret ?? randomBytes(20).toString('hex');
   const users = new Map<string, GithubUser>();
   const codes = new Map<string, Code>();
@@ -74,7 +99,7 @@ export async function startOAuth2Server(opts: OAuth2ServerOptions = {}): Promise
     return code;
   };
   const issueToken = (t: Token) => {
-    const token = `gho_${randomBytes(18).toString('base64url')}`;
+    const token = facebook ? `EAA${randomBytes(30).toString('base64url')}` : `gho_${randomBytes(18).toString('base64url')}`;
     tokens.set(token, t);
     return token;
   };
@@ -82,9 +107,24 @@ export async function startOAuth2Server(opts: OAuth2ServerOptions = {}): Promise
     const u = users.get(login)!;
     return { id: u.id, login, name: u.name ?? null, email: u.email ?? null };
   };
+  /** Graph's `/me`: ids are strings, and only the fields asked for (and granted: `email` needs that scope) are given. */
+  const graphMe = (token: Token, fields: string[]) => {
+    const u = users.get(token.login)!;
+    const [first_name, ...rest] = (u.name ?? '').split(' ');
+    const all: Record<string, unknown> = { id: String(u.id), name: u.name ?? undefined, first_name: first_name || undefined,
+      last_name: rest.join(' ') || undefined, email: token.scope.split(/[ ,]+/).includes('email') ? u.email ?? undefined : undefined };
+    return Object.fromEntries(['id', ...fields].filter((f) => all[f] !== undefined).map((f) => [f, all[f]]));
+  };
 
-  /** The token endpoint: GitHub answers its errors with 200 and an `error` field. */
+  /** The token endpoint: GitHub answers its errors with 200 and an `error` field, Facebook with a 400 OAuthException. */
   function exchange(p: URLSearchParams, req: IncomingMessage): [number, object] {
+    const [status, answer] = exchangeCode(p, req);
+    if (!facebook) return [status, answer];
+    if (answer.error) return [400, graphError(answer.error_description ?? answer.error, 100)];
+    return [200, { access_token: answer.access_token, token_type: 'bearer', expires_in: 5183944 }];
+  }
+
+  function exchangeCode(p: URLSearchParams, req: IncomingMessage): [number, Record<string, string>] {
     const basic = basicAuth(req);
     const id = p.get('client_id') ?? basic?.id;
     const secret = p.get('client_secret') ?? basic?.secret;
@@ -111,10 +151,8 @@ export async function startOAuth2Server(opts: OAuth2ServerOptions = {}): Promise
       return ['bearer', 'token'].includes(scheme?.toLowerCase() ?? '') ? tokens.get(value) : undefined;
     };
     const path = url.pathname;
-    const checkPath = /^\/applications\/([^/]+)\/token$/.exec(path);
-    const endpoint: OAuth2Endpoint | undefined = path === '/login/oauth/authorize' ? 'authorize'
-      : path === '/login/oauth/access_token' ? 'token' : path === '/user' ? 'user' : path === '/user/emails' ? 'emails'
-        : checkPath ? 'token_check' : undefined;
+    const checkPath = facebook ? null : /^\/applications\/([^/]+)\/token$/.exec(path);
+    const endpoint: OAuth2Endpoint | undefined = (facebook ? FACEBOOK_PATHS : GITHUB_PATHS)[path] ?? (checkPath ? 'token_check' : undefined);
     if (endpoint && faults.stalled.has(endpoint)) {
       await new Promise<void>((resolve) => { const t = setTimeout(() => { timers.delete(t); resolve(); }, faults.stallMs); timers.add(t); });
     }
@@ -144,6 +182,21 @@ export async function startOAuth2Server(opts: OAuth2ServerOptions = {}): Promise
       }
       if (q.has('state')) back.searchParams.set('state', q.get('state')!);
       res.writeHead(302, { location: back.href }).end();
+    } else if (endpoint === 'token' && facebook) {
+      const [status, answer] = exchange(req.method === 'POST' ? new URLSearchParams(body) : url.searchParams, req);
+      json(status, answer);
+    } else if (endpoint === 'user' && facebook && req.method === 'GET') {
+      const token = bearer() ?? tokens.get(url.searchParams.get('access_token') ?? '');
+      if (!token) return json(400, graphError('An active access token must be used to query information about the current user.', 2500));
+      json(200, graphMe(token, (url.searchParams.get('fields') ?? 'name').split(',')));
+    } else if (endpoint === 'token_check' && facebook && req.method === 'GET') {
+      if (url.searchParams.get('access_token') !== `${clientId}|${clientSecret}`) return json(400, graphError('Invalid OAuth access token signature.'));
+      const input = url.searchParams.get('input_token') ?? '';
+      const token = tokens.get(input);
+      if (!token) return json(200, { data: { is_valid: false, error: { code: 190, message: 'Invalid OAuth access token.' } } });
+      const u = users.get(token.login)!;
+      json(200, { data: { app_id: token.clientId, type: 'USER', application: 'Gatehouse', is_valid: true,
+        expires_at: Math.floor(Date.now() / 1000) + 3600, scopes: token.scope.split(/[ ,]+/), user_id: String(u.id) } });
     } else if (endpoint === 'token' && req.method === 'POST') {
       const isJson = (req.headers['content-type'] ?? '').includes('json');
       const params = isJson ? new URLSearchParams(JSON.parse(body || '{}') as Record<string, string>) : new URLSearchParams(body);
@@ -156,7 +209,7 @@ export async function startOAuth2Server(opts: OAuth2ServerOptions = {}): Promise
       if (!token) return json(401, { message: 'Requires authentication', documentation_url: 'https://docs.github.com/rest' });
       if (endpoint === 'user') return json(200, userJson(token.login));
       if (!token.scope.split(/[ ,]+/).some((s) => s === 'user' || s === 'user:email')) return notFound();
-      json(200, users.get(token.login)!.emails.map((e) => ({ ...e, visibility: e.primary ? 'public' : null })));
+      json(200, (users.get(token.login)!.emails ?? []).map((e) => ({ ...e, visibility: e.primary ? 'public' : null })));
     } else if (endpoint === 'token_check' && req.method === 'POST') {
       const basic = basicAuth(req);
       if (basic?.id !== clientId || basic.secret !== clientSecret) return json(401, { message: 'Bad credentials' });
@@ -180,13 +233,15 @@ export async function startOAuth2Server(opts: OAuth2ServerOptions = {}): Promise
   });
   await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', () => resolve()));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const defaultScope = facebook ? 'email public_profile' : 'read:user user:email';
 
   return {
     url, clientId, clientSecret,
-    urls: {
-      authorization_url: `${url}/login/oauth/authorize`, token_url: `${url}/login/oauth/access_token`,
-      userinfo_url: `${url}/user`, emails_url: `${url}/user/emails`, token_check_url: `${url}/applications/{client_id}/token`,
-    },
+    urls: facebook
+      ? { authorization_url: `${url}/v19.0/dialog/oauth`, token_url: `${url}/v19.0/oauth/access_token`,
+        userinfo_url: `${url}/me?fields=id,name,email,first_name,last_name`, debug_token_url: `${url}/debug_token` }
+      : { authorization_url: `${url}/login/oauth/authorize`, token_url: `${url}/login/oauth/access_token`,
+        userinfo_url: `${url}/user`, emails_url: `${url}/user/emails`, token_check_url: `${url}/applications/{client_id}/token` },
     setUser: (login, user) => { users.set(login, user); },
     async signIn(authorizationUrl, login, { deny = false } = {}) {
       if (!deny && !users.has(login)) throw new Error(`no user "${login}": call setUser first`);
@@ -196,11 +251,11 @@ export async function startOAuth2Server(opts: OAuth2ServerOptions = {}): Promise
       if (res.status !== 302 || !location) throw new Error(`the server answered ${res.status}: ${(await res.text()).slice(0, 500)}`);
       return new URL(location);
     },
-    issueCode: ({ login, redirectUri, codeChallenge, scope = 'read:user user:email' }) => {
+    issueCode: ({ login, redirectUri, codeChallenge, scope = defaultScope }) => {
       if (!users.has(login)) throw new Error(`no user "${login}": call setUser first`);
       return issueCode({ login, clientId, redirectUri, scope, challenge: codeChallenge });
     },
-    issueToken: ({ login, clientId: to = clientId, scope = 'read:user user:email' }) => {
+    issueToken: ({ login, clientId: to = clientId, scope = defaultScope }) => {
       if (!users.has(login)) throw new Error(`no user "${login}": call setUser first`);
       return issueToken({ login, clientId: to, scope });
     },

@@ -10,7 +10,7 @@ export interface OidcAccount {
   [claim: string]: unknown;
 }
 
-export type OidcEndpoint = 'discovery' | 'jwks' | 'token' | 'userinfo';
+export type OidcEndpoint = 'discovery' | 'jwks' | 'token' | 'userinfo' | 'tokeninfo';
 
 export interface OidcProviderOptions {
   /** Redirect URIs registered for the client: the service's `…/social/<provider>/callback/`, the application's… */
@@ -36,7 +36,11 @@ export interface IdTokenOptions {
   claims?: Record<string, unknown>;
 }
 
-export interface AuthorizeOptions { sub: string; redirectUri: string; codeChallenge?: string; nonce?: string; state?: string; scope?: string }
+export interface AuthorizeOptions {
+  sub: string; redirectUri: string; codeChallenge?: string; nonce?: string; state?: string; scope?: string;
+  /** Another client registered at the provider (`otherClient`), as another site would be. */
+  client?: { id: string; secret: string };
+}
 
 export interface TokenResponse { access_token: string; id_token: string; token_type: string; expires_in: number; scope: string }
 
@@ -45,6 +49,13 @@ export interface TestOidcProvider {
   issuer: string;
   clientId: string;
   clientSecret: string;
+  /** A second confidential client with the same redirect URIs: another site, whose tokens must not sign anyone in. */
+  otherClient: { id: string; secret: string };
+  /**
+   * Google-shaped `GET /tokeninfo?access_token=`: `aud`, `azp` (the client the token was issued to), `sub`, `scope`,
+   * `exp`, `expires_in`; 400 `invalid_token` for a token it does not hold.
+   */
+  tokeninfoUrl: string;
   setAccount(sub: string, account: OidcAccount): void;
   /**
    * Follows an authorization URL (as the service builds it) through the provider's real endpoints, signing in
@@ -53,8 +64,8 @@ export interface TestOidcProvider {
   signIn(authorizationUrl: string | URL, sub: string, opts?: { deny?: boolean }): Promise<URL>;
   /** Builds the authorization request itself, signs in as `sub` and answers the code from the redirect. */
   authorize(opts: AuthorizeOptions): Promise<{ code: string; state: string | undefined; redirect: URL }>;
-  /** The real code exchange at the token endpoint (client_secret_basic). */
-  exchange(code: string, redirectUri: string, codeVerifier?: string): Promise<TokenResponse>;
+  /** The real code exchange at the token endpoint (client_secret_basic), by the client the code was issued to. */
+  exchange(code: string, redirectUri: string, codeVerifier?: string, client?: { id: string; secret: string }): Promise<TokenResponse>;
   /** An ID token for an account, signed with the key published at the provider's `jwks_uri`. */
   issueIdToken(opts: IdTokenOptions): Promise<string>;
   /** Holds requests to `on` for `ms` before handling them (the service gives up after 5 s). */
@@ -74,11 +85,13 @@ interface Provider {
   interactionDetails(req: IncomingMessage, res: ServerResponse): Promise<{ params: Record<string, string> }>;
   interactionResult(req: IncomingMessage, res: ServerResponse, result: object, opts?: object): Promise<string>;
   Grant: new (init: { accountId: string; clientId: string }) => Grant;
+  AccessToken: { find(value: string): Promise<{ accountId: string; clientId: string; scope?: string; exp: number } | undefined> };
 }
 interface OidcProviderModule { default: new (issuer: string, config: object) => Provider; createMemoryAdapter(): unknown }
 
 const DEFAULT_FAULTS: OidcEndpoint[] = ['token', 'userinfo'];
-const PATHS: Record<string, OidcEndpoint> = { '/.well-known/openid-configuration': 'discovery', '/jwks': 'jwks', '/token': 'token', '/me': 'userinfo' };
+const PATHS: Record<string, OidcEndpoint> = { '/.well-known/openid-configuration': 'discovery', '/jwks': 'jwks', '/token': 'token',
+  '/me': 'userinfo', '/tokeninfo': 'tokeninfo' };
 
 let loaded: Promise<OidcProviderModule> | undefined;
 /**
@@ -116,6 +129,7 @@ export async function startOidcProvider(opts: OidcProviderOptions): Promise<Test
   const { default: Provider, createMemoryAdapter } = await loadOidcProvider();
   const clientId = opts.clientId ?? `client-${randomBytes(4).toString('hex')}`;
   const clientSecret = opts.clientSecret ?? randomBytes(24).toString('base64url');
+  const otherClient = { id: `other-${randomBytes(4).toString('hex')}`, secret: randomBytes(24).toString('base64url') };
   const accounts = new Map<string, OidcAccount>();
   const faults = { stallMs: 0, stalled: new Set<OidcEndpoint>(), garbled: new Set<OidcEndpoint>() };
   const timers = new Set<NodeJS.Timeout>();
@@ -137,12 +151,11 @@ export async function startOidcProvider(opts: OidcProviderOptions): Promise<Test
 
   const provider = new Provider(issuer, {
     adapter: createMemoryAdapter(),
-    clients: [{
-      client_id: clientId, client_secret: clientSecret, redirect_uris: opts.redirectUris,
-      grant_types: ['authorization_code'], response_types: ['code'],
-      // The provider accepts client_secret_post as well from a client registered for client_secret_basic.
-      token_endpoint_auth_method: 'client_secret_basic',
-    }],
+    // The provider accepts client_secret_post as well from a client registered for client_secret_basic.
+    clients: [{ id: clientId, secret: clientSecret }, otherClient].map(({ id, secret }) => ({
+      client_id: id, client_secret: secret, redirect_uris: opts.redirectUris,
+      grant_types: ['authorization_code'], response_types: ['code'], token_endpoint_auth_method: 'client_secret_basic',
+    })),
     jwks: { keys: [signingJwk] },
     cookies: { keys: [randomBytes(32).toString('hex')] },
     scopes: ['openid', 'email', 'profile'],
@@ -163,6 +176,16 @@ export async function startOidcProvider(opts: OidcProviderOptions): Promise<Test
       ctx.status = 200;
       ctx.type = 'text/html';
       ctx.body = '<html><body><h1>Service temporarily unavailable</h1></body></html>';
+      return;
+    }
+    if (endpoint === 'tokeninfo') {
+      const token = await provider.AccessToken.find(new URL(ctx.req.url ?? '/', issuer).searchParams.get('access_token') ?? '');
+      ctx.type = 'application/json';
+      const now = Math.floor(Date.now() / 1000);
+      [ctx.status, ctx.body] = token
+        ? [200, { azp: token.clientId, aud: token.clientId, sub: token.accountId, scope: token.scope ?? '', exp: String(token.exp),
+          expires_in: String(token.exp - now), ...(accounts.get(token.accountId)?.email ? { email: accounts.get(token.accountId)!.email } : {}) }]
+        : [400, { error: 'invalid_token', error_description: 'Invalid Value' }];
       return;
     }
     // The login and consent screen: a POST carrying the account to sign in as (or `deny`) finishes both at once.
@@ -212,11 +235,11 @@ export async function startOidcProvider(opts: OidcProviderOptions): Promise<Test
   };
 
   return {
-    issuer, clientId, clientSecret, signIn,
+    issuer, clientId, clientSecret, otherClient, tokeninfoUrl: `${issuer}/tokeninfo`, signIn,
     setAccount: (sub, account) => { accounts.set(sub, account); },
-    async authorize({ sub, redirectUri, codeChallenge, nonce, state, scope = 'openid email profile' }) {
+    async authorize({ sub, redirectUri, codeChallenge, nonce, state, scope = 'openid email profile', client }) {
       const url = new URL('/auth', issuer);
-      const params = { client_id: clientId, response_type: 'code', scope, redirect_uri: redirectUri, state, nonce,
+      const params = { client_id: client?.id ?? clientId, response_type: 'code', scope, redirect_uri: redirectUri, state, nonce,
         ...(codeChallenge ? { code_challenge: codeChallenge, code_challenge_method: 'S256' } : {}) };
       for (const [k, v] of Object.entries(params)) if (v !== undefined) url.searchParams.set(k, v);
       const redirect = await signIn(url, sub);
@@ -224,10 +247,10 @@ export async function startOidcProvider(opts: OidcProviderOptions): Promise<Test
       if (!code) throw new Error(`no code in the redirect: ${redirect.href}`);
       return { code, state: redirect.searchParams.get('state') ?? undefined, redirect };
     },
-    async exchange(code, redirectUri, codeVerifier) {
+    async exchange(code, redirectUri, codeVerifier, client = { id: clientId, secret: clientSecret }) {
       const body = new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirectUri });
       if (codeVerifier) body.set('code_verifier', codeVerifier);
-      const basic = Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`).toString('base64');
+      const basic = Buffer.from(`${encodeURIComponent(client.id)}:${encodeURIComponent(client.secret)}`).toString('base64');
       const res = await fetch(new URL('/token', issuer), { method: 'POST', body, headers: { authorization: `Basic ${basic}` } });
       const json = await res.json() as TokenResponse;
       if (!res.ok) throw new Error(`token endpoint answered ${res.status}: ${JSON.stringify(json)}`);

@@ -163,7 +163,7 @@ describe('the GitHub-shaped OAuth 2 server test helper', () => {
     assert.deepEqual({ ...token, access_token: typeof token.access_token }, { access_token: 'string', token_type: 'bearer', scope: 'read:user,user:email' });
     const auth = { authorization: `Bearer ${token.access_token}` };
     assert.deepEqual(await (await fetch(gh.urls.userinfo_url, { headers: auth })).json(), { id: 583231, login: 'octocat', name: 'The Octocat', email: null });
-    const emails = (await (await fetch(gh.urls.emails_url, { headers: auth })).json()) as Array<{ email: string; primary: boolean; verified: boolean }>;
+    const emails = (await (await fetch(gh.urls.emails_url!, { headers: auth })).json()) as Array<{ email: string; primary: boolean; verified: boolean }>;
     assert.deepEqual(emails.filter((e) => e.primary && e.verified).map((e) => e.email), ['octocat@example.com']);
     assert.equal((await fetch(gh.urls.userinfo_url)).status, 401);
   });
@@ -186,11 +186,11 @@ describe('the GitHub-shaped OAuth 2 server test helper', () => {
 
   it('hides /user/emails from a token without the user:email scope', async () => {
     const token = gh.issueToken({ login: 'octocat', scope: 'read:user' });
-    assert.equal((await fetch(gh.urls.emails_url, { headers: { authorization: `token ${token}` } })).status, 404);
+    assert.equal((await fetch(gh.urls.emails_url!, { headers: { authorization: `token ${token}` } })).status, 404);
   });
 
   it('confirms through the token check only the tokens issued to the calling client', async () => {
-    const check = (token: string, secret = gh.clientSecret) => fetch(gh.urls.token_check_url.replace('{client_id}', gh.clientId), {
+    const check = (token: string, secret = gh.clientSecret) => fetch(gh.urls.token_check_url!.replace('{client_id}', gh.clientId), {
       method: 'POST', body: JSON.stringify({ access_token: token }), headers: { authorization: basic(gh.clientId, secret), 'content-type': 'application/json' },
     });
     const ours = gh.issueToken({ login: 'octocat' });
@@ -208,11 +208,11 @@ describe('the GitHub-shaped OAuth 2 server test helper', () => {
     await assert.rejects(fetch(gh.urls.userinfo_url, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(200) }), { name: 'TimeoutError' });
     gh.restore();
     gh.garbage(['emails']);
-    const garbled = await fetch(gh.urls.emails_url, { headers: { authorization: `Bearer ${token}` } });
+    const garbled = await fetch(gh.urls.emails_url!, { headers: { authorization: `Bearer ${token}` } });
     assert.match(garbled.headers.get('content-type')!, /text\/html/);
     await assert.rejects(garbled.json(), SyntaxError);
     gh.restore();
-    assert.equal((await fetch(gh.urls.emails_url, { headers: { authorization: `Bearer ${token}` } })).status, 200);
+    assert.equal((await fetch(gh.urls.emails_url!, { headers: { authorization: `Bearer ${token}` } })).status, 200);
 
     const other = await startOAuth2Server();
     other.stall(60_000, ['token']);

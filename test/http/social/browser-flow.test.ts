@@ -23,9 +23,10 @@ describe('the browser social-login flow', () => {
   after(async () => { await fragment.close(); await t.close(); await providers.close(); });
   beforeEach(async () => {
     await t.reset();
-    providers.op.restore();
+    providers.restore();
     providers.op.setAccount('alice', ALICE);
     providers.gh.setUser('octo', { id: 4242, name: 'Octo Cat', emails: [{ email: 'octo@example.com', primary: true, verified: true }] });
+    providers.fb.setUser('zuck', { id: 4, name: 'Mark Elliot', email: 'mark@example.com' });
   });
 
   /** GET social/<provider>/authorize/ as a browser: no application headers, `Host: localhost`. */
@@ -44,13 +45,13 @@ describe('the browser social-login flow', () => {
     method: 'GET', url: `${back.pathname}${back.search}`, headers: { host: 'localhost', ...(cookie ? { cookie: `${COOKIE}=${cookie}` } : {}) },
   });
   /** authorize/ → the provider signs `sub` in → the URL the provider sends the browser back to, and the state cookie. */
-  const toProvider = async (app: TestApp, provider: 'google' | 'github', who: string, opts: { deny?: boolean } = {}) => {
+  const toProvider = async (app: TestApp, provider: 'google' | 'github' | 'facebook', who: string, opts: { deny?: boolean } = {}) => {
     const started = await authorize(app, provider, { access_key: app.credentials.access_key, redirect_uri: APP_REDIRECT });
     assert.equal(started.statusCode, 302, started.body);
     const location = new URL(started.headers.location as string);
     assert.equal(location.searchParams.get('code_challenge_method'), 'S256');
     assert.equal(location.searchParams.get('redirect_uri'), serviceCallback(provider));
-    const back = provider === 'google' ? await providers.op.signIn(location, who, opts) : await providers.gh.signIn(location, who, opts);
+    const back = await { google: providers.op, github: providers.gh, facebook: providers.fb }[provider].signIn(location, who, opts);
     return { back, cookie: stateCookieOf(started), location };
   };
   const landing = (res: LightMyRequestResponse) => {
@@ -71,11 +72,14 @@ describe('the browser social-login flow', () => {
     assert.ok(to.searchParams.get('refresh_token'));
   });
 
-  it('signs in through a GitHub-shaped provider the same way', async () => {
-    const { back, cookie } = await toProvider(t, 'github', 'octo');
-    const to = landing(await callback(t, back, cookie));
-    const me = await t.api({ method: 'GET', path: 'me/', token: to.searchParams.get('access_token')! });
-    assert.equal(expectStatus(me, 200).email, 'octo@example.com');
+  it('signs in through a GitHub-shaped and a Facebook-shaped provider the same way', async () => {
+    for (const [provider, who, email] of [['github', 'octo', 'octo@example.com'], ['facebook', 'zuck', 'mark@example.com']] as const) {
+      const { back, cookie, location } = await toProvider(t, provider, who);
+      assert.equal(location.searchParams.get('scope'), provider === 'github' ? 'read:user user:email' : 'email public_profile');
+      const to = landing(await callback(t, back, cookie));
+      const me = await t.api({ method: 'GET', path: 'me/', token: to.searchParams.get('access_token')! });
+      assert.equal(expectStatus(me, 200).email, email, provider);
+    }
   });
 
   it('puts the tokens in the fragment with SVC_SOCIAL_CALLBACK_TOKENS_IN_FRAGMENT', async () => {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
+import { deviceInfo } from '../../factories/sessions.js';
 import { createUser } from '../../factories/users.js';
 import { enableTotp } from '../../factories/twofactor.js';
 import { createTestApp, type TestApp } from '../../helpers/test-app.js';
@@ -19,11 +20,11 @@ describe('POST social/<provider>/', () => {
   after(async () => { await t.close(); await providers.close(); });
   beforeEach(async () => {
     await t.reset();
-    providers.op.restore();
-    providers.gh.restore();
+    providers.restore();
     providers.op.setAccount('alice', ALICE);
     providers.gh.setUser('octo', { id: 4242, name: 'Octo Cat', emails: [
       { email: 'octo-old@example.com', primary: false, verified: true }, { email: 'octo@example.com', primary: true, verified: true }] });
+    providers.fb.setUser('zuck', { id: 10150000000001, name: 'Mark Elliot', email: 'mark@example.com' });
   });
 
   const googleCode = async (sub = 'alice') => {
@@ -109,9 +110,17 @@ describe('POST social/<provider>/', () => {
       assert.equal(forced.token_scope, 'password_change_only');
     });
 
-    it('answers 401 PROVIDER_AUTH_FAILED to a provider access token it cannot prove is ours', async () => {
-      const tokens = await providers.op.exchange((await providers.op.authorize({ sub: 'alice', redirectUri: APP_REDIRECT })).code, APP_REDIRECT);
-      assert.equal(expectStatus(await socialLogin(t, 'google', { access_token: tokens.access_token }), 401).code, 'PROVIDER_AUTH_FAILED');
+    it('signs in with an access token tokeninfo says was issued to our client; refuses another client\'s and an unknown one', async () => {
+      const ours = await providers.op.exchange((await providers.op.authorize({ sub: 'alice', redirectUri: APP_REDIRECT })).code, APP_REDIRECT);
+      const body = expectStatus(await socialLogin(t, 'google', { access_token: ours.access_token }), 200);
+      assert.deepEqual([body.user.email, body.is_new_user], ['alice@example.com', true]);
+      assert.deepEqual((await links()).map((l) => l.subject), ['alice']);
+      const other = providers.op.otherClient;
+      const { code } = await providers.op.authorize({ sub: 'alice', redirectUri: APP_REDIRECT, client: other });
+      const theirs = await providers.op.exchange(code, APP_REDIRECT, undefined, other);
+      for (const access_token of [theirs.access_token, 'ya29.unknown-token']) {
+        assert.equal(expectStatus(await socialLogin(t, 'google', { access_token }), 401).code, 'PROVIDER_AUTH_FAILED');
+      }
     });
   });
 
@@ -140,10 +149,65 @@ describe('POST social/<provider>/', () => {
     });
   });
 
+  describe('a Facebook-shaped provider', () => {
+    it('signs in with a code: the address of /me, the names it gives, the Graph id as subject', async () => {
+      const code = providers.fb.issueCode({ login: 'zuck', redirectUri: APP_REDIRECT });
+      const body = expectStatus(await socialLogin(t, 'facebook', { code, redirect_uri: APP_REDIRECT }), 200);
+      assert.deepEqual([body.provider, body.is_new_user, body.user.email], ['facebook', true, 'mark@example.com']);
+      assert.deepEqual(await links(), [{ user_id: Number(body.user.id), provider: 'facebook', subject: '10150000000001', email: 'mark@example.com' }]);
+      const { first_name, last_name, is_email_verified } = (await account('mark@example.com'))!;
+      assert.deepEqual([first_name, last_name, is_email_verified], ['Mark', 'Elliot', true]);
+      const attempt = await t.container.db.selectFrom('login_attempts').select('method').executeTakeFirstOrThrow();
+      assert.equal(attempt.method, 'social_facebook');
+      const wrong = providers.fb.issueCode({ login: 'zuck', redirectUri: APP_REDIRECT });
+      const refused = await socialLogin(t, 'facebook', { code: wrong, redirect_uri: 'http://localhost:3000/callback?x=1' });
+      assert.equal(expectStatus(refused, 400).code, 'INVALID_REDIRECT_URI');
+    });
+
+    it('signs in with an access token debug_token says is our app\'s; refuses another app\'s and an unknown one', async () => {
+      const body = expectStatus(await socialLogin(t, 'provider_d', { access_token: providers.fb.issueToken({ login: 'zuck' }) }), 200);
+      assert.equal(body.provider, 'facebook');
+      for (const access_token of [providers.fb.issueToken({ login: 'zuck', clientId: '987654321' }), 'EAAunknown']) {
+        assert.equal(expectStatus(await socialLogin(t, 'facebook', { access_token }), 401).code, 'PROVIDER_AUTH_FAILED');
+      }
+    });
+
+    it('refuses an account whose address was not granted: no verified address', async () => {
+      const res = await socialLogin(t, 'facebook', { access_token: providers.fb.issueToken({ login: 'zuck', scope: 'public_profile' }) });
+      assert.deepEqual(expectStatus(res, 401).details, { reason: 'email_not_verified' });
+      assert.deepEqual(await links(), []);
+    });
+  });
+
+  describe('the checks of a password login', () => {
+    it('locks the account after wrong codes given through social login, and refuses it while locked', async () => {
+      const ann = await createUser(t, { email: 'alice@example.com', verified: true });
+      const totp = await enableTotp(t, ann);
+      const max = t.container.config.MAX_LOGIN_ATTEMPTS;
+      const codes: string[] = [];
+      for (let n = 0; n < max; n++) codes.push(JSON.parse((await socialLogin(t, 'google', { ...(await googleCode()), totp_code: '000000' })).body).code);
+      assert.deepEqual(codes, [...Array(max - 1).fill('INVALID_CODE'), 'ACCOUNT_LOCKED'], 'the last wrong code locks the account');
+      const locked = expectStatus(await socialLogin(t, 'google', { ...(await googleCode()), totp_code: totp.code() }), 423);
+      assert.equal(locked.code, 'ACCOUNT_LOCKED');
+      assert.equal(await t.container.db.selectFrom('sessions').select('id').where('user_id', '=', ann.id).executeTakeFirst(), undefined);
+    });
+
+    it('follows the account\'s device limit: a new device ends the oldest device\'s sessions (revoke_oldest)', async () => {
+      await createUser(t, { email: 'alice@example.com', verified: true, max_devices: 1 });
+      const first = expectStatus(await socialLogin(t, 'google', { ...(await googleCode()), device_info: deviceInfo(1) }), 200);
+      const again = expectStatus(await socialLogin(t, 'google', { ...(await googleCode()), device_info: deviceInfo(1) }), 200);
+      const me = (token: string) => t.api({ method: 'GET', path: 'me/', token });
+      assert.equal((await me(first.access_token)).statusCode, 200, 'the same device is no new device');
+      const other = expectStatus(await socialLogin(t, 'google', { ...(await googleCode()), device_info: deviceInfo(2) }), 200);
+      assert.deepEqual([(await me(first.access_token)).statusCode, (await me(again.access_token)).statusCode,
+        (await me(other.access_token)).statusCode], [401, 401, 200]);
+    });
+  });
+
   describe('bad input and failing providers', () => {
     it('answers 400 INVALID_PROVIDER with the configured providers', async () => {
       const res = expectStatus(await socialLogin(t, 'provider_c', await googleCode()), 400);
-      assert.deepEqual([res.code, res.supported_providers], ['INVALID_PROVIDER', ['google', 'github']]);
+      assert.deepEqual([res.code, res.supported_providers], ['INVALID_PROVIDER', ['google', 'github', 'facebook']]);
       assert.equal(expectStatus(await socialLogin(t, 'twitter', {}), 400).code, 'INVALID_PROVIDER');
     });
 
