@@ -49,6 +49,9 @@ import { createSocialLoginService } from './modules/social/social-login.service.
 import { createSocialService } from './modules/social/social.service.js';
 import { createSocialBrowserService } from './modules/social/social-browser.service.js';
 import { parseSocialProviders } from './config/social-providers.js';
+import { createPasskeyAuthenticationService } from './modules/passkeys/authentication.service.js';
+import { createPasskeyCredentialService } from './modules/passkeys/credentials.service.js';
+import { createPasskeyRegistrationService } from './modules/passkeys/registration.service.js';
 import { createTwoFactorService } from './modules/twofactor/twofactor.service.js';
 import { createUserService } from './modules/users/users.service.js';
 import { createOutboxService } from './notifications/outbox.service.js';
@@ -140,6 +143,9 @@ export async function buildContainer(opts: ContainerOptions) {
       () => clock.now().getTime()) });
   const socialBrowser = createSocialBrowserService({ db, clock, config, sealer: createSealer(deriveKey(secretKey, 'social-login')),
     applications, social, oidc, oauth2, socialLogin });
+  const passkeyRegistration = createPasskeyRegistrationService({ db, clock, config, audit });
+  const passkeyAuthentication = createPasskeyAuthenticationService({ db, clock, config, audit, login });
+  const passkeyCredentials = createPasskeyCredentialService({ db, audit });
   const otp = createOtpService({ db, clock, config, outbox, codeKey: deriveKey(secretKey, 'otp'), onEmailVerified: acceptInvitations });
   const otpLogin = createOtpLoginService({ db, clock, config, users, otp, login, lockout, audit,
     codeKey: deriveKey(secretKey, 'otp') });
@@ -161,7 +167,7 @@ export async function buildContainer(opts: ContainerOptions) {
       outbox, applications, audit, users, rbac, sessions, bearer, lockout, login, registration, auth, profile,
       otpLogin, magicLinks,
       permissions, roles, userGrants, adminUsers, security, auditLogs, otp, passwords, twofactor, passwordChange, passwordReset,
-      deletionCompletion, deletionAdmin, socialAccounts, social, socialBrowser,
+      deletionCompletion, deletionAdmin, socialAccounts, social, socialBrowser, passkeyRegistration, passkeyAuthentication, passkeyCredentials,
       organizations, members, invitations, dashboard, deletion, dataExport, agentAuth, agentTokens, pendingActions, authorize, agentUsage, agentActivity,
     },
   };

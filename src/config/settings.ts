@@ -116,6 +116,7 @@ export const SETTINGS = {
   WEBAUTHN_ENABLED: bool(false, 'Passkey endpoints.'),
   WEBAUTHN_RP_ID: str('localhost', 'WebAuthn relying-party id (a domain).'),
   WEBAUTHN_RP_NAME: str('Gatehouse', 'WebAuthn relying-party name.'),
+  WEBAUTHN_ORIGINS: list([], 'Origins a passkey ceremony may come from (comma list). Unset: `https://<rp id>` and the calling application\'s `allowed_origins` on the RP ID or under it.'),
   SOCIAL_PROVIDERS: secret('Social-login providers, a JSON object keyed by name (`google`, `microsoft`, `github`, `facebook` or any OpenID provider with an `issuer`): `{"google": {"client_id": "…", "client_secret": "…"}}`; see docs/social-login.md.'),
   SOCIAL_CALLBACK_TOKENS_IN_FRAGMENT: bool(false, 'The browser social-login flow returns the tokens in the redirect URI\'s fragment instead of its query.'),
   ORGANIZATIONS_ENABLED: bool(false, 'Organization endpoints.'),

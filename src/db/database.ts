@@ -162,6 +162,8 @@ export interface SessionsTable {
   expires_at: Timestamp;
   revoked_at: NullableTimestamp;
   revoke_reason: string | null;
+  /** `passkey` when the sign-in proved two factors with a passkey (user verification): the 2FA gate counts it. */
+  second_factor: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface RefreshTokensTable {
@@ -454,6 +456,44 @@ export interface SocialMfaTokensTable {
   created_at: DefaultTimestamp;
 }
 
+export interface WebauthnCredentialsTable {
+  id: Generated<number>;
+  user_id: number;
+  /** base64url, as the browser names it. */
+  credential_id: string;
+  /** The COSE public key. */
+  public_key: Buffer;
+  /** base64url of the `user.id` given at registration, answered back as `userHandle` by discoverable credentials. */
+  user_handle: string;
+  sign_count: ColumnType<number, number | undefined, number>;
+  transports: ColumnType<string[], string[] | undefined, string[]>;
+  device_name: ColumnType<string, string | undefined, string>;
+  device_type: 'singleDevice' | 'multiDevice';
+  backed_up: ColumnType<boolean, boolean | undefined, boolean>;
+  authenticator_type: 'platform' | 'cross-platform' | null;
+  is_resident_key: ColumnType<boolean, boolean | undefined, boolean>;
+  aaguid: string | null;
+  is_active: ColumnType<boolean, boolean | undefined, boolean>;
+  created_at: DefaultTimestamp;
+  last_used_at: NullableTimestamp;
+}
+
+export interface WebauthnChallengesTable {
+  id: Generated<number>;
+  /** SHA-256 of the challenge: the challenge itself only travels in the begin answer. */
+  challenge_hash: string;
+  purpose: 'register' | 'authenticate';
+  /** Null for a resident-key sign-in, where the authenticator names the account. */
+  user_id: number | null;
+  /** Registration: the `user.id` the options gave (base64url), recorded with the credential. */
+  user_handle: string | null;
+  user_verification: 'required' | 'preferred';
+  application_id: number | null;
+  expires_at: Timestamp;
+  consumed_at: NullableTimestamp;
+  created_at: DefaultTimestamp;
+}
+
 export interface DatabaseSchema {
   applications: ApplicationsTable;
   users: UsersTable;
@@ -486,6 +526,8 @@ export interface DatabaseSchema {
   social_accounts: SocialAccountsTable;
   social_login_states: SocialLoginStatesTable;
   social_mfa_tokens: SocialMfaTokensTable;
+  webauthn_credentials: WebauthnCredentialsTable;
+  webauthn_challenges: WebauthnChallengesTable;
 }
 
 export type Db = Kysely<DatabaseSchema>;

@@ -21,6 +21,8 @@ import invitationRoutes from '../modules/organizations/invitations.routes.js';
 import memberRoutes from '../modules/organizations/members.routes.js';
 import organizationRoutes from '../modules/organizations/organizations.routes.js';
 import otpRoutes from '../modules/otp/otp.routes.js';
+import passkeyCredentialRoutes from '../modules/passkeys/credentials.routes.js';
+import passkeyRoutes from '../modules/passkeys/passkeys.routes.js';
 import passwordlessRoutes from '../modules/passwordless/passwordless.routes.js';
 import passwordRoutes from '../modules/passwords/passwords.routes.js';
 import profileRoutes from '../modules/profile/profile.routes.js';
@@ -65,6 +67,8 @@ export const API_ROUTES: RoutePlugin[] = [
   exportRoutes,
   socialAccountRoutes,
   socialRoutes,
+  passkeyRoutes,
+  passkeyCredentialRoutes,
   agentTokenRoutes,
   usageRoutes,
   agentActivityRoutes,

@@ -27,6 +27,8 @@ export const cleanupJob: Job = async ({ db, clock }, log) => {
   const states = await db.deleteFrom('social_login_states').where('expires_at', '<', codeCutoff).executeTakeFirst();
   const handOvers = await db.deleteFrom('social_mfa_tokens').where('expires_at', '<', codeCutoff).executeTakeFirst();
   log(`${Number(states.numDeletedRows) + Number(handOvers.numDeletedRows)} social-login states and second-factor hand-overs expired more than a day ago removed`);
-  const total = [blacklist, sessions, attempts, lockouts, codes, links, states, handOvers].reduce((n, r) => n + Number(r.numDeletedRows), 0);
+  const challenges = await db.deleteFrom('webauthn_challenges').where('expires_at', '<', codeCutoff).executeTakeFirst();
+  log(`${Number(challenges.numDeletedRows)} passkey challenges expired more than a day ago removed`);
+  const total = [blacklist, sessions, attempts, lockouts, codes, links, states, handOvers, challenges].reduce((n, r) => n + Number(r.numDeletedRows), 0);
   return { summary: `${total} rows removed` };
 };

@@ -118,3 +118,7 @@ export async function signInStatement(db: Executor, a: SignInArgs, opts: { unles
   const user = { ...row.user, created_at: new Date(row.user.created_at), last_login: dateOrNull(row.user.last_login) };
   return { kind: 'signed_in', sessionId: row.session_id, user, grants: { roles: row.roles ?? [], permissions: row.permissions ?? [] } };
 }
+
+/** Marks a session whose sign-in proved two factors another way than a TOTP code (a passkey that verified the user). */
+export const markSecondFactor = (db: Executor, sessionId: number, secondFactor: 'passkey') =>
+  db.updateTable('sessions').set({ second_factor: secondFactor }).where('id', '=', sessionId).execute();

@@ -121,9 +121,14 @@ export function createLoginService(deps: Deps) {
     } });
   }
 
-  /** Opens the session, records the login and builds SPEC.md's token response (or applies the admin gate). */
-  async function completeLogin(user: users.LoginUser, identifier: string, deviceInfo: string | undefined, meta: LoginMeta) {
-    const scope = scopeFor(user);
+  /**
+   * Opens the session, records the login and builds SPEC.md's token response (or applies the admin gate). With
+   * `secondFactor` (a passkey that verified the user) the sign-in proved two factors: the admin gate is passed, and the
+   * session is marked so that its refreshes pass it too.
+   */
+  async function completeLogin(user: users.LoginUser, identifier: string, deviceInfo: string | undefined, meta: LoginMeta,
+    secondFactor?: 'passkey') {
+    const scope = scopeFor(secondFactor ? { ...user, is_2fa_enabled: true } : user);
     if (scope === '2fa_setup_only') return refuseUntilTwoFactor(user, identifier, deviceInfo, meta);
     if (isDeletionPending(user)) return signInPendingDeletion(user, identifier, deviceInfo, meta);
     let done: SignedIn;
@@ -133,6 +138,7 @@ export function createLoginService(deps: Deps) {
       if (err instanceof AppError) await failed(identifier, meta, user.id, err.code.toLowerCase());
       throw err;
     }
+    if (secondFactor) await loginRepo.markSecondFactor(db, Number(done.issued.session_id), secondFactor);
     if (deps.onSignIn) await deps.onSignIn(user);
     return tokenResponseOf(done.row, done.grants, done.issued);
   }

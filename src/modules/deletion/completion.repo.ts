@@ -77,6 +77,8 @@ const deleteCredentials: ErasureStep = async (trx, { userId }) => {
   await trx.deleteFrom('password_history').where('user_id', '=', userId).execute();
   await trx.deleteFrom('otp_codes').where('user_id', '=', userId).execute();
   await trx.deleteFrom('magic_links').where('user_id', '=', userId).execute();
+  await trx.deleteFrom('webauthn_credentials').where('user_id', '=', userId).execute();
+  await trx.deleteFrom('webauthn_challenges').where('user_id', '=', userId).execute();
 };
 
 /** Session rows hold IP addresses, user agents and device descriptions: removed, not just revoked. */

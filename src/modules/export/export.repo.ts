@@ -74,15 +74,12 @@ export const listDeletionRequests = (db: Executor, userId: number) =>
     'grace_period_ends_at', 'completed_at', 'cancelled_at'])
     .where('user_id', '=', userId).orderBy('requested_at', 'desc').orderBy('id', 'desc').execute();
 
-/** Registered passkeys' metadata. The passkey store does not exist yet: the change that adds it reads it here. */
-export const listPasskeys = async (_db: Executor, _userId: number): Promise<PasskeyRow[]> => [];
+/** Registered passkeys' metadata (never their public keys or handles), the oldest first. */
+export const listPasskeys = (db: Executor, userId: number) =>
+  db.selectFrom('webauthn_credentials').select(['id', 'device_name as name', 'created_at', 'last_used_at'])
+    .where('user_id', '=', userId).orderBy('created_at').orderBy('id').execute();
 
-export interface PasskeyRow {
-  id: number;
-  name: string | null;
-  created_at: Date;
-  last_used_at: Date | null;
-}
+export type PasskeyRow = Awaited<ReturnType<typeof listPasskeys>>[number];
 
 /** Linked social-login identities, the oldest link first. */
 export const listSocialAccounts = (db: Executor, userId: number) =>

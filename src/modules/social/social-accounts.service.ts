@@ -3,6 +3,7 @@ import { pageRequest, type PageQueryInput } from '../../core/pagination.js';
 import type { Db } from '../../db/database.js';
 import type { AuditService } from '../audit/audit.service.js';
 import type { RequestMeta } from '../sessions/sessions.service.js';
+import { removeSignInMethod } from '../users/sign-in-methods.repo.js';
 import * as repo from './social-accounts.repo.js';
 import { toSocialIdentity } from './social-accounts.schemas.js';
 
@@ -19,8 +20,8 @@ export function createSocialAccountService({ db, audit }: Deps) {
   /** 404 for an identity of another account; 400 LAST_LOGIN_METHOD when it is the account's only way to sign in. */
   async function unlink(userId: number, id: number, meta: RequestMeta): Promise<void> {
     const outcome = await db.transaction().execute(async (trx) => {
-      const result = await repo.unlinkIdentity(trx, userId, id);
-      if (result === 'unlinked') {
+      const result = await removeSignInMethod(trx, 'social', userId, id);
+      if (result === 'removed') {
         await audit.record({ event_type: 'social_account_unlinked', severity: 'warning', user_id: userId,
           application_id: meta.applicationId, ip_address: meta.ip, user_agent: meta.userAgent, details: { social_account_id: id } }, trx);
       }

@@ -86,6 +86,10 @@ export async function personWithData(t: TestApp) {
   await db.insertInto('social_accounts').values({ user_id: user.id, provider: 'github', subject: 'erin-gh-1', email: ERIN.email }).execute();
   await db.insertInto('social_mfa_tokens').values({ user_id: user.id, provider: 'github', token_hash: sha256Hex('erin-mfa'),
     expires_at: later }).execute();
+  await db.insertInto('webauthn_credentials').values({ user_id: user.id, credential_id: 'erin-passkey', public_key: Buffer.from('cose'),
+    user_handle: 'erin-handle', device_type: 'multiDevice', authenticator_type: 'platform', aaguid: null }).execute();
+  await db.insertInto('webauthn_challenges').values({ user_id: user.id, challenge_hash: sha256Hex('erin-challenge'), purpose: 'register',
+    user_handle: 'erin-handle', user_verification: 'preferred', application_id: null, expires_at: later }).execute();
   const agent = await db.insertInto('agent_tokens').values({ user_id: user.id, agent_id: 'erin-bot', token_hash: sha256Hex('erin-bot'),
     granted_permissions: ['users.view'], expires_at: later, max_requests_per_minute: 60, max_requests_total: 1000, max_failed_requests: 10,
     spend_usd: '0' }).returning('id').executeTakeFirstOrThrow();

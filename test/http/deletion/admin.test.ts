@@ -262,11 +262,11 @@ describe('admin deletion requests', () => {
       });
       const countOf = async (table: 'sessions' | 'refresh_tokens' | 'totp_credentials' | 'backup_codes' | 'password_history' | 'otp_codes'
         | 'magic_links' | 'agent_tokens' | 'agent_pending_actions' | 'organization_members' | 'user_roles' | 'user_permissions'
-        | 'social_accounts' | 'social_mfa_tokens') =>
+        | 'social_accounts' | 'social_mfa_tokens' | 'webauthn_credentials' | 'webauthn_challenges') =>
         (await db.selectFrom(table).select('user_id').where('user_id', '=', erin.user.id).execute()).length;
       for (const table of ['sessions', 'refresh_tokens', 'totp_credentials', 'backup_codes', 'password_history', 'otp_codes', 'magic_links',
         'agent_tokens', 'agent_pending_actions', 'organization_members', 'user_roles', 'user_permissions', 'social_accounts',
-        'social_mfa_tokens'] as const) {
+        'social_mfa_tokens', 'webauthn_credentials', 'webauthn_challenges'] as const) {
         assert.equal(await countOf(table), 0, table);
       }
       const invitations = await db.selectFrom('organization_invitations').select(['id', 'status']).orderBy('id').execute();

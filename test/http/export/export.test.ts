@@ -59,8 +59,19 @@ describe('POST export-user-data/', () => {
       audit_ip_addresses_purged_on_deletion: false,
     });
     assert.deepEqual(meta.record_limits, { audit_logs: { limit: 1000, truncated: false }, login_attempts: { limit: 1000, truncated: false } });
-    // Passkeys have no store yet; this account has no social identity.
+    // This account has no passkey and no social identity.
     assert.deepEqual([body.passkeys, body.social_accounts], [[], []]);
+  });
+
+  it('exports the registered passkeys\' names and dates, never their keys', async () => {
+    await t.container.db.insertInto('webauthn_credentials').values({ user_id: ann.id, credential_id: 'ann-key', public_key: Buffer.from('cose'),
+      user_handle: 'ann-handle', device_name: 'Laptop', device_type: 'singleDevice', authenticator_type: 'platform', aaguid: null,
+      created_at: new Date('2026-01-03T00:00:00Z') }).execute();
+    const { access_token: token } = await signIn(t, ann);
+    const body = expectStatus(await exportData(token), 200);
+    assert.deepEqual(body.passkeys.map((p: Record<string, unknown>) => ({ ...p, id: 0 })),
+      [{ id: 0, name: 'Laptop', created_at: '2026-01-03T00:00:00.000Z', last_used_at: null }]);
+    assert.equal(JSON.stringify(body).includes('ann-handle'), false);
   });
 
   it('exports the linked social-login identities, oldest first', async () => {

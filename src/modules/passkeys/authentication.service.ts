@@ -1,0 +1,120 @@
+import { generateAuthenticationOptions, verifyAuthenticationResponse, type AuthenticationResponseJSON } from '@simplewebauthn/server';
+import type { Config } from '../../config/settings.js';
+import { addSeconds, type Clock } from '../../core/clock.js';
+import { AppError } from '../../core/errors.js';
+import type { Db } from '../../db/database.js';
+import { sha256Hex } from '../../security/random.js';
+import type { AuditService } from '../audit/audit.service.js';
+import type { LoginMeta, LoginService } from '../auth/login.service.js';
+import * as users from '../users/users.repo.js';
+import { consumeChallenge, insertChallenge, type ConsumedChallenge } from './challenges.repo.js';
+import { beginAnswer, CEREMONY_TIMEOUT_MS, CHALLENGE_LIFETIME, challengeMatches, signedChallengeHash } from './ceremony.js';
+import { expectedOrigins } from './origins.js';
+import * as repo from './passkeys.repo.js';
+
+type Deps = { db: Db; clock: Clock; config: Config; audit: AuditService; login: LoginService };
+
+export interface AuthenticationInput {
+  challenge_id?: number | undefined;
+  credential: AuthenticationResponseJSON;
+  device_info?: string | undefined;
+}
+
+/** No account has this id: an unknown address costs the same credential lookup as a known one. */
+const NOBODY = -1;
+
+/**
+ * SPEC.md "Passkeys" sign-in and DECISIONS.md "Passkeys": begin (with an address: its credentials; without: resident-key
+ * mode), complete (verify the assertion, the counter and the backup flag), then every check of a password login.
+ */
+export function createPasskeyAuthenticationService({ db, clock, config, audit, login }: Deps) {
+  async function begin(email: string | undefined, applicationId: number | null) {
+    const user = email === undefined ? undefined : await users.findUserForLogin(db, { email: email.trim().toLowerCase() });
+    const credentials = email === undefined ? [] : await repo.credentialIdsOf(db, user?.id ?? NOBODY, true);
+    if (email !== undefined && !user) throw new AppError('USER_NOT_FOUND', { status: 400 });
+    // Resident-key mode and accounts with 2FA need the authenticator to verify the person: the passkey is both factors.
+    const userVerification = !user || user.is_2fa_enabled ? 'required' : 'preferred';
+    const options = await generateAuthenticationOptions({
+      rpID: config.WEBAUTHN_RP_ID, timeout: CEREMONY_TIMEOUT_MS, userVerification,
+      allowCredentials: credentials.map((c) => ({ id: c.credential_id, transports: c.transports as never })),
+    });
+    const { id } = await insertChallenge(db, { challengeHash: sha256Hex(options.challenge), purpose: 'authenticate',
+      userId: user?.id ?? null, userVerification, applicationId, expiresAt: addSeconds(clock.now(), CHALLENGE_LIFETIME) });
+    const { challenge, rpId, allowCredentials, timeout } = options;
+    return beginAnswer({ challenge, rpId, allowCredentials: allowCredentials ?? [], userVerification, timeout }, Number(id));
+  }
+
+  /** The credential an assertion names, if it may answer this challenge: 401 AUTH_FAILED otherwise. */
+  async function credentialFor(challenge: ConsumedChallenge, credential: AuthenticationResponseJSON) {
+    const row = typeof credential.id === 'string' ? await repo.findByCredentialId(db, credential.id) : undefined;
+    if (!row || !row.is_active) throw new AppError('AUTH_FAILED');
+    if (challenge.user_id !== null && row.user_id !== challenge.user_id) throw new AppError('AUTH_FAILED');
+    // Resident-key mode: the authenticator names the account, and it must be the credential's.
+    if (challenge.user_id === null && credential.response?.userHandle !== row.user_handle) throw new AppError('AUTH_FAILED');
+    return row;
+  }
+
+  async function verify(challenge: ConsumedChallenge, hash: string, row: repo.CredentialRow, input: AuthenticationInput,
+    allowedOrigins: readonly string[]) {
+    try {
+      // The counter is checked below, where a regression can be told apart from a bad assertion.
+      const { verified, authenticationInfo } = await verifyAuthenticationResponse({
+        response: input.credential, expectedChallenge: challengeMatches(hash), expectedOrigin: expectedOrigins(config, allowedOrigins),
+        expectedRPID: config.WEBAUTHN_RP_ID, requireUserVerification: challenge.user_verification === 'required',
+        credential: { id: row.credential_id, publicKey: new Uint8Array(row.public_key), counter: 0 },
+      });
+      if (verified) return authenticationInfo;
+    } catch {
+      // Answered below.
+    }
+    throw new AppError('INVALID_ASSERTION');
+  }
+
+  /** POST webauthn/authenticate/complete/: SPEC.md's body (`access`, `refresh`) plus the usual token response. */
+  async function complete(input: AuthenticationInput, applicationId: number | null, allowedOrigins: readonly string[], meta: LoginMeta) {
+    const hash = signedChallengeHash(input.credential.response?.clientDataJSON);
+    const challenge = hash && await consumeChallenge(db, { challengeHash: hash, purpose: 'authenticate', id: input.challenge_id, now: clock.now() });
+    // A challenge is redeemed through the application it was issued to, like the tokens it leads to.
+    if (!hash || !challenge || (config.APPLICATION_AUTH_ENABLED && challenge.application_id !== applicationId)) {
+      throw new AppError('INVALID_ASSERTION');
+    }
+    const row = await credentialFor(challenge, input.credential);
+    const user = (await users.findUserForLoginById(db, row.user_id))!;
+    const identifier = user.email ?? `passkey:${row.id}`;
+    let info: Awaited<ReturnType<typeof verify>>;
+    try {
+      info = await verify(challenge, hash, row, input, allowedOrigins);
+      await checkCounterAndBackup(row, info, meta);
+      if (user.is_2fa_enabled && !info.userVerified) throw new AppError('INVALID_ASSERTION');
+    } catch (err) {
+      if (err instanceof AppError) await login.failed(identifier, meta, user.id, 'invalid_assertion');
+      throw err;
+    }
+    await login.admitAccount(user, identifier, meta, () => new AppError('AUTH_FAILED'));
+    const body = await login.completeLogin(user, identifier, input.device_info, meta, info.userVerified ? 'passkey' : undefined);
+    // During a deletion's grace period there is no refresh token (DECISIONS.md "Account deletion").
+    return { ...body, access: body.access_token, refresh: 'refresh_token' in body ? body.refresh_token : null, message: 'Login successful', credential_used: row.device_name };
+  }
+
+  /**
+   * DECISIONS.md "Passkeys": a sign counter that does not grow (when either is non-zero) is a cloned authenticator —
+   * refused and audited as critical; a backup-eligible flag unlike the one registered is refused. The use is recorded
+   * only while the counter still moves forward, so of two parallel uses of one value, one wins.
+   */
+  async function checkCounterAndBackup(row: repo.CredentialRow, info: { newCounter: number; credentialDeviceType: string;
+    credentialBackedUp: boolean }, meta: LoginMeta) {
+    const stored = Number(row.sign_count);
+    if ((info.newCounter > 0 || stored > 0) && info.newCounter <= stored) {
+      await audit.record({ event_type: 'passkey_counter_regression', severity: 'critical', user_id: row.user_id,
+        application_id: meta.applicationId, ip_address: meta.ip, user_agent: meta.userAgent,
+        details: { credential_id: row.id, stored_counter: stored, presented_counter: info.newCounter } });
+      throw new AppError('INVALID_ASSERTION');
+    }
+    if (info.credentialDeviceType !== row.device_type) throw new AppError('INVALID_ASSERTION');
+    if (!(await repo.recordUse(db, row.id, info.newCounter, info.credentialBackedUp, clock.now()))) throw new AppError('INVALID_ASSERTION');
+  }
+
+  return { begin, complete };
+}
+
+export type PasskeyAuthenticationService = ReturnType<typeof createPasskeyAuthenticationService>;
