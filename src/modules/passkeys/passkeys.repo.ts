@@ -16,9 +16,10 @@ export const credentialIdsOf = (db: Executor, userId: number, activeOnly: boolea
   return q.orderBy('id').execute();
 };
 
-/** A credential by the id the browser names it with, and whether its account may sign in. */
+/** A credential by the id the browser names it with: what verifying an assertion needs. */
 export const findByCredentialId = (db: Executor, credentialId: string) =>
-  db.selectFrom('webauthn_credentials').selectAll().where('credential_id', '=', credentialId).executeTakeFirst();
+  db.selectFrom('webauthn_credentials').select(['id', 'user_id', 'credential_id', 'public_key', 'user_handle', 'sign_count', 'device_name',
+    'device_type', 'is_active']).where('credential_id', '=', credentialId).executeTakeFirst();
 
 export type CredentialRow = NonNullable<Awaited<ReturnType<typeof findByCredentialId>>>;
 
