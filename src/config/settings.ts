@@ -79,6 +79,9 @@ export const SETTINGS = {
   REFRESH_TOKEN_REUSE_GRACE: int(10, 'Seconds during which a retired refresh token returns the same successor.'),
   REFRESH_TOKEN_COOKIE_ENABLED: bool(false, 'Set and read the refresh token through an HttpOnly cookie.'),
   REFRESH_TOKEN_COOKIE_NAME: str('refresh_token', 'Name of the refresh-token cookie.'),
+  ROOT_REFRESH_ALIAS: bool(false, 'Also serve `POST /auth/refresh/` at the host root, where the Tenxyte SDK refreshes without '
+    + 'application headers: there a refresh token of a confidential application is redeemed without its secret, so turn it on '
+    + 'knowingly. In cookie mode the cookie\'s Path becomes `/` so the browser sends it there.'),
   TOKEN_BLACKLIST_ENABLED: bool(true, 'Blacklist access tokens on logout.'),
   ENCRYPTION_KEY: secret('Key for secrets encrypted at rest (TOTP); derived from the JWT secret when unset.'),
   // Login protection

@@ -494,6 +494,18 @@ export interface WebauthnChallengesTable {
   created_at: DefaultTimestamp;
 }
 
+/** An uploaded avatar (SDK-COMPAT.md rule 18): at most one per account, replaced whole. */
+export interface AvatarsTable {
+  id: Generated<number>;
+  user_id: number;
+  /** `<32 random hex>.<ext>`, the last segment of its URL: never the client's file name. */
+  name: string;
+  content_type: 'image/png' | 'image/jpeg' | 'image/webp';
+  /** PostgreSQL's driver reads a Buffer, PGlite a Uint8Array. */
+  bytes: Uint8Array;
+  created_at: DefaultTimestamp;
+}
+
 export interface DatabaseSchema {
   applications: ApplicationsTable;
   users: UsersTable;
@@ -528,6 +540,7 @@ export interface DatabaseSchema {
   social_mfa_tokens: SocialMfaTokensTable;
   webauthn_credentials: WebauthnCredentialsTable;
   webauthn_challenges: WebauthnChallengesTable;
+  avatars: AvatarsTable;
 }
 
 export type Db = Kysely<DatabaseSchema>;

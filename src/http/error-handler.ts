@@ -41,14 +41,12 @@ export function bodyFor(err: AppError): ErrorBody | Record<string, unknown> {
 
 /**
  * Any thrown value → an AppError with SPEC.md's code and shape. A database that cannot be reached is 503
- * SERVICE_UNAVAILABLE with `Retry-After`: the client may try again. Other unknown errors become 500 INTERNAL_ERROR.
+ * SERVICE_UNAVAILABLE with `retry_after` (and so `Retry-After`): the client may try again. Other unknown errors become 500 INTERNAL_ERROR.
  */
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
   if (isDatabaseUnavailable(err)) {
-    return new AppError('SERVICE_UNAVAILABLE', {
-      extra: { retry_after: DATABASE_RETRY_AFTER }, headers: { 'retry-after': String(DATABASE_RETRY_AFTER) },
-    });
+    return new AppError('SERVICE_UNAVAILABLE', { extra: { retry_after: DATABASE_RETRY_AFTER } });
   }
   // `throw undefined` / `throw null` reach here too: read them as an empty object, never crash.
   const e = (err ?? {}) as FastifyError & { validation?: unknown };
@@ -63,6 +61,18 @@ export function toAppError(err: unknown): AppError {
   if (status === 415) return new AppError('UNSUPPORTED_MEDIA_TYPE');
   if (status >= 400 && status < 500) return AppError.validation({ non_field_errors: ['Bad request.'] });
   return new AppError('INTERNAL_ERROR');
+}
+
+/**
+ * The `Retry-After` header of a body's `retry_after`, so every 429, 423 and 503 carries both: the Tenxyte SDK reads only
+ * the header (SDK-COMPAT.md rule 17). Seconds are sent as they are; a timestamp (SPEC.md: the 423 of login/otp/verify/)
+ * as an HTTP-date, the header's other form (RFC 9110 §10.2.3), which needs no clock here.
+ */
+export function retryAfterHeader(value: unknown): string | undefined {
+  if (typeof value === 'number' && Number.isFinite(value)) return String(Math.max(0, Math.ceil(value)));
+  if (typeof value !== 'string') return undefined;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : new Date(at).toUTCString();
 }
 
 export function errorHandler(err: unknown, req: FastifyRequest, reply: FastifyReply): FastifyReply {
@@ -81,6 +91,8 @@ export function errorHandler(err: unknown, req: FastifyRequest, reply: FastifyRe
     req.log.error({ code: appErr.code }, appErr.message);
   }
   if (appErr.opts.headers) reply.headers(appErr.opts.headers);
+  const retryAfter = retryAfterHeader(appErr.opts.extra?.retry_after);
+  if (retryAfter !== undefined && !reply.hasHeader('retry-after')) reply.header('retry-after', retryAfter);
   // Error answers are never cached, including 404/405 under the API prefix (answered outside its hooks).
   if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
   return reply.code(appErr.status).type('application/json; charset=utf-8').send(bodyFor(appErr));

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import { AppError } from '../core/errors.js';
 
@@ -48,7 +48,7 @@ export function createRateLimiter(opts: RateLimiterOptions) {
         shared: opts.redis ? new RedisStore(false, false, opts.redis, `${opts.keyPrefix}rl:${name}:${windowMs}:`) : null,
       };
     });
-    return async function rateLimit(req: FastifyRequest, reply: FastifyReply) {
+    return async function rateLimit(req: FastifyRequest) {
       let retryAfter = 0;
       for (const s of stores) {
         let res: { current: number; ttl: number };
@@ -60,10 +60,8 @@ export function createRateLimiter(opts: RateLimiterOptions) {
         }
         if (res.current > s.max) retryAfter = Math.max(retryAfter, Math.max(1, Math.ceil(res.ttl / 1000)));
       }
-      if (retryAfter > 0) {
-        reply.header('retry-after', String(retryAfter));
-        throw new AppError('RATE_LIMITED', { extra: { retry_after: retryAfter } });
-      }
+      // The error handler adds `Retry-After` from `retry_after`.
+      if (retryAfter > 0) throw new AppError('RATE_LIMITED', { extra: { retry_after: retryAfter } });
     };
   };
 }

@@ -10,16 +10,19 @@ import adminUserRoutes from '../modules/admin/admin-users.routes.js';
 import securityRoutes from '../modules/admin/security.routes.js';
 import applicationRoutes from '../modules/applications/applications.routes.js';
 import authRoutes from '../modules/auth/auth.routes.js';
+import rootRefreshRoutes from '../modules/auth/root-refresh.routes.js';
 import dashboardRoutes from '../modules/dashboard/dashboard.routes.js';
 import deletionRoutes from '../modules/deletion/deletion.routes.js';
 import deletionAdminRoutes from '../modules/deletion/deletion-admin.routes.js';
 import docsRoutes from '../modules/docs/docs.routes.js';
 import exportRoutes from '../modules/export/export.routes.js';
+import mediaRoutes from '../modules/media/media.routes.js';
 import healthRoutes from '../modules/ops/health.routes.js';
 import metricsRoutes from '../modules/ops/metrics.routes.js';
 import invitationRoutes from '../modules/organizations/invitations.routes.js';
 import memberRoutes from '../modules/organizations/members.routes.js';
 import organizationRoutes from '../modules/organizations/organizations.routes.js';
+import organizationRestRoutes from '../modules/organizations/organizations-rest.routes.js';
 import otpRoutes from '../modules/otp/otp.routes.js';
 import passkeyCredentialRoutes from '../modules/passkeys/credentials.routes.js';
 import passkeyRoutes from '../modules/passkeys/passkeys.routes.js';
@@ -62,6 +65,7 @@ export const API_ROUTES: RoutePlugin[] = [
   organizationRoutes,
   memberRoutes,
   invitationRoutes,
+  organizationRestRoutes,
   dashboardRoutes,
   deletionRoutes,
   exportRoutes,
@@ -80,4 +84,6 @@ export const API_ROUTES: RoutePlugin[] = [
 export const ROOT_ROUTES: RoutePlugin[] = [
   healthRoutes,
   metricsRoutes,
+  rootRefreshRoutes,
+  mediaRoutes,
 ];

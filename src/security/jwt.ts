@@ -53,12 +53,36 @@ function hs256(key: JwtKey, input: string): string {
   return createHmac('sha256', secret).update(input).digest('base64url');
 }
 
-export async function signAccessToken(key: JwtKey, claims: { sub: string; app: number | null; sid: string; scope: TokenScope },
+/** Role and permission codes for the client to read (SDK-COMPAT.md rule 20); never trusted when the token comes back. */
+export interface GrantClaims {
+  roles: readonly string[];
+  permissions: readonly string[];
+}
+
+/**
+ * At most this many codes of each kind ride in a token: it travels in a header on every request, and proxies
+ * commonly refuse headers past 8 KB.
+ */
+export const MAX_GRANT_CLAIMS = 100;
+
+/** The first `MAX_GRANT_CLAIMS` codes of each kind in sorted order (the same ones at every signing), flagging a cut list. */
+export function grantClaims(grants: GrantClaims) {
+  const cut = (codes: readonly string[]) => [...codes].sort().slice(0, MAX_GRANT_CLAIMS);
+  return {
+    roles: cut(grants.roles),
+    permissions: cut(grants.permissions),
+    ...(grants.roles.length > MAX_GRANT_CLAIMS ? { roles_truncated: true } : {}),
+    ...(grants.permissions.length > MAX_GRANT_CLAIMS ? { permissions_truncated: true } : {}),
+  };
+}
+
+export async function signAccessToken(key: JwtKey,
+  claims: { sub: string; app: number | null; sid: string; scope: TokenScope; grants?: GrantClaims },
   now: Date, lifetimeSeconds: number): Promise<{ token: string; jti: string; expiresAt: Date }> {
   const iat = Math.floor(now.getTime() / 1000);
   const jti = randomUUID();
-  const payload = { app: claims.app, sid: claims.sid, scope: claims.scope, typ: 'access', iss: key.issuer, sub: claims.sub, jti,
-    iat, nbf: iat, exp: iat + lifetimeSeconds };
+  const payload = { app: claims.app, sid: claims.sid, scope: claims.scope, ...(claims.grants ? grantClaims(claims.grants) : {}),
+    typ: 'access', iss: key.issuer, sub: claims.sub, jti, iat, nbf: iat, exp: iat + lifetimeSeconds };
   const input = `${HEADER}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}`;
   return { token: `${input}.${hs256(key, input)}`, jti, expiresAt: new Date((iat + lifetimeSeconds) * 1000) };
 }
@@ -68,7 +92,10 @@ export type VerifyFailure = 'expired' | 'invalid';
 // `sub` and `sid` name bigint rows: decimal digits that fit a safe integer, so they reach a query intact.
 const isRowId = (v: unknown): v is string => typeof v === 'string' && /^[1-9]\d{0,14}$/.test(v);
 
-/** Verifies signature, algorithm, issuer, time claims and the claim shapes; `now` comes from the caller's clock. */
+/**
+ * Verifies signature, algorithm, issuer, time claims and the claim shapes; `now` comes from the caller's clock. The
+ * `roles` and `permissions` claims are left out of the answer: what a request may do is always read from the database.
+ */
 export async function verifyAccessToken(key: JwtKey, token: string, now: Date):
   Promise<{ ok: true; claims: AccessClaims } | { ok: false; reason: VerifyFailure }> {
   try {

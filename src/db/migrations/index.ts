@@ -14,6 +14,7 @@ import * as m0012 from './0012_account_deletion.js';
 import * as m0013 from './0013_dashboard_indexes.js';
 import * as m0014 from './0014_social_login.js';
 import * as m0015 from './0015_passkeys.js';
+import * as m0016 from './0016_avatars.js';
 
 /** Every migration, in order. Migrations are frozen once released: add a new one, never edit an old one. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0013_dashboard_indexes': m0013,
   '0014_social_login': m0014,
   '0015_passkeys': m0015,
+  '0016_avatars': m0016,
 };

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ApplicationService } from '../../modules/applications/applications.service.js';
 
+/** What browsers may send and read; the Tenxyte SDK needs all of these (SDK-COMPAT.md rule 22). */
 const ALLOWED_HEADERS = ['Content-Type', 'Authorization', 'X-Access-Key', 'X-Access-Secret', 'X-Org-Slug',
   'X-Prompt-Trace-ID', 'X-Action-Confirmation', 'X-Request-ID'].join(', ');
 const ALLOWED_METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS';

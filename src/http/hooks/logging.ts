@@ -23,5 +23,7 @@ export const requestSerializer = (req: FastifyRequest) => ({
 
 export const REDACT_PATHS = [
   'req.headers.authorization', 'req.headers["x-access-secret"]', 'req.headers.cookie', 'res.headers["set-cookie"]',
-  '*.password', '*.access_token', '*.refresh_token', '*.otp_code', '*.totp_code', '*.access_secret', '*.secret',
+  '*.password', '*.new_password', '*.confirm_password', '*.old_password', '*.access_token', '*.refresh_token', '*.access',
+  '*.refresh', '*.otp_code', '*.totp_code', '*.access_secret', '*.secret', '*.client_secret', '*.token', '*.id_token',
+  '*.mfa_token',
 ];

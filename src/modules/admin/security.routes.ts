@@ -3,6 +3,7 @@ import { PageOf, toPage } from '../../core/pagination.js';
 import type { RouteDeps } from '../../http/routes.js';
 import { accessControl } from '../rbac/access.js';
 import { EmptyBody } from './admin-users.schemas.js';
+import { acceptEmptyBodyOfAnyType, countBodyBytes, hasBody } from '../../http/body-bytes.js';
 import { IdParams, pathId } from '../../core/fields.js';
 import { AuditLog, AuditLogQuery, type AuditLogInput } from './audit-logs.schemas.js';
 import {
@@ -36,9 +37,15 @@ export default async function securityRoutes(app: FastifyInstance, deps: RouteDe
     return toPage(results, count, page, req.url);
   });
 
-  app.post('/admin/refresh-tokens/:id/revoke/', {
-    schema: { tags, params: IdParams, body: RevokeBody, response: { 200: RevokeResponse } }, onRequest: operate,
-  }, async (req) => security.revokeRefreshToken(await actorOf(req), pathId(req.params), (req.body as RevokeInput).confirmation));
+  // SDK-COMPAT.md rule 13: the Tenxyte SDK posts no body here, so the phrase may be missing when no byte was sent.
+  await app.register(async (scope) => {
+    acceptEmptyBodyOfAnyType(scope);
+    scope.post('/admin/refresh-tokens/:id/revoke/', {
+      schema: { tags, params: IdParams, body: RevokeBody, response: { 200: RevokeResponse } },
+      onRequest: operate, preParsing: countBodyBytes,
+    }, async (req) => security.revokeRefreshToken(await actorOf(req), pathId(req.params), (req.body as RevokeInput).confirmation,
+      { bodySent: hasBody(req) }));
+  });
 
   app.get('/admin/login-attempts/', {
     schema: { tags, querystring: LoginAttemptQuery, response: { 200: PageOf(LoginAttempt) } }, onRequest: audit,

@@ -43,10 +43,13 @@ export function createSecurityService({ db, clock, audit, sessions }: Deps) {
 
   /**
    * POST admin/refresh-tokens/<id>/revoke/: the phrase is checked first, then the token. Revoking ends the token's
-   * whole session, so the access tokens issued in it stop working too.
+   * whole session, so the access tokens issued in it stop working too. The phrase may be missing only from a request
+   * that sent no body at all (SDK-COMPAT.md rule 13, a relaxation for one client: revoking only takes access away);
+   * any body, `{}` included, must carry it.
    */
-  async function revokeRefreshToken(actor: Actor, id: number, confirmation: string | undefined) {
-    if (confirmation !== REVOKE_PHRASE) {
+  async function revokeRefreshToken(actor: Actor, id: number, confirmation: string | undefined, opts: { bodySent: boolean }) {
+    const confirmed = confirmation === REVOKE_PHRASE;
+    if (!confirmed && (opts.bodySent || confirmation !== undefined)) {
       throw new AppError('CONFIRMATION_REQUIRED', { message: `Send {"confirmation": "${REVOKE_PHRASE}"} to revoke this token` });
     }
     const now = clock.now();
@@ -56,7 +59,7 @@ export function createSecurityService({ db, clock, audit, sessions }: Deps) {
       if (token.is_revoked) throw new AppError('ALREADY_REVOKED', { message: 'This refresh token is already revoked' });
       await sessions.endSession(trx, token.session_id, 'admin_revoked');
       await audit.record({ event_type: 'refresh_token_revoked', severity: 'warning', user_id: token.user_id, ...auditOrigin(actor),
-        details: { refresh_token_id: id, session_id: token.session_id } }, trx);
+        details: { refresh_token_id: id, session_id: token.session_id, confirmed } }, trx);
       return (await repo.findRefreshTokenRecord(trx, id))!;
     });
     return { message: 'Refresh token revoked', token: toRefreshTokenRecord(row, now) };

@@ -103,7 +103,11 @@ export const AgentTokenActionResponse = Type.Object({
   token: AgentTokenRecord,
 });
 
-export const RevokeAllResponse = Type.Object({ message: Type.String(), count: Type.Integer() });
+export const RevokeAllResponse = Type.Object({
+  message: Type.String(),
+  count: Type.Integer(),
+  status: Type.Literal('revoked', { description: 'SDK-COMPAT.md rule 23: the Tenxyte SDK reads `{status, count}`' }),
+});
 
 /** A token row with its organization's slug, as the repo reads it. */
 export interface AgentTokenView {

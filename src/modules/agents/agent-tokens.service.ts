@@ -28,15 +28,25 @@ export interface TokenOwner {
 const toDecimal = (value: number | null | undefined): string | null | undefined =>
   (value === null || value === undefined ? value : value.toFixed(8));
 
-/** The per-minute rate of either key form; SPEC.md's key wins when both are given. */
+/**
+ * The per-minute rate of either key form: SPEC.md's `max_requests_per_minute`, or the SDK's `max_requests` per
+ * `window_seconds` (SDK-COMPAT.md rule 8; rate = max_requests × 60 / window_seconds, at least 1). Both forms naming
+ * different rates → 400 on the SDK's field: the caller meant one of them, and a guess could loosen the breaker.
+ */
 function breakerLimits(input: CircuitBreakerInput | undefined) {
   if (!input) return {};
   let perMinute = input.max_requests_per_minute;
-  if (perMinute === undefined && (input.max_requests !== undefined || input.window_seconds !== undefined)) {
+  if (input.max_requests !== undefined || input.window_seconds !== undefined) {
     if (input.max_requests === undefined || input.window_seconds === undefined) {
-      throw AppError.validation({ circuit_breaker: ['max_requests and window_seconds go together.'] });
+      const missing = input.max_requests === undefined ? 'max_requests' : 'window_seconds';
+      throw AppError.validation({ [`circuit_breaker.${missing}`]: ['max_requests and window_seconds go together.'] });
     }
-    perMinute = Math.max(1, Math.floor((input.max_requests * 60) / input.window_seconds));
+    const derived = Math.max(1, Math.floor((input.max_requests * 60) / input.window_seconds));
+    if (perMinute !== undefined && perMinute !== derived) {
+      const message = 'Must match max_requests_per_minute (max_requests × 60 / window_seconds).';
+      throw AppError.validation({ 'circuit_breaker.max_requests': [message] });
+    }
+    perMinute = derived;
   }
   return {
     ...(perMinute !== undefined ? { max_requests_per_minute: perMinute } : {}),
@@ -167,7 +177,7 @@ export function createAgentTokenService({ db, clock, config, audit, rbac, orgs }
   async function revokeAll(owner: TokenOwner) {
     const ids = await repo.revokeAllOf(db, owner.id, clock.now());
     if (ids.length > 0) await event(owner, 'agent_tokens_revoked_all', { token_ids: ids, count: ids.length }, 'warning');
-    return { message: `${ids.length} agent token${ids.length === 1 ? '' : 's'} revoked.`, count: ids.length };
+    return { message: `${ids.length} agent token${ids.length === 1 ? '' : 's'} revoked.`, count: ids.length, status: 'revoked' as const };
   }
 
   return { create, list, get, update, revoke, suspend, resume, revokeAll };

@@ -61,16 +61,30 @@ export const ApplicationResponse = Type.Object({
 });
 export type ApplicationBody = Static<typeof ApplicationResponse>;
 
-/** Create and regenerate: the only two answers that carry the secret. */
+/**
+ * Create and regenerate: the only two answers that carry the secret. `id`, `client_id` and `client_secret` repeat the
+ * application id and the credentials at the top level, where the Tenxyte SDK reads them (SDK-COMPAT.md rule 9).
+ */
 export const ApplicationCredentialsResponse = Type.Object({
   message: Type.String(),
   application: ApplicationResponse,
   credentials: Type.Object({ access_key: Type.String(), access_secret: Type.String() }),
   warning: Type.String(),
+  id: Type.Integer({ description: 'Same as application.id' }),
+  client_id: Type.String({ description: 'Same as credentials.access_key' }),
+  client_secret: Type.String({ description: 'Same as credentials.access_secret' }),
 });
+export type ApplicationCredentialsBody = Static<typeof ApplicationCredentialsResponse>;
 
 export const toApplication = (a: ApplicationRow): ApplicationBody => ({
   id: a.id, name: a.name, description: a.description, access_key: a.access_key, is_active: a.is_active,
   redirect_uris: a.redirect_uris, allowed_origins: a.allowed_origins, created_by: a.created_by,
   created_at: toIso(a.created_at)!, updated_at: toIso(a.updated_at)!,
+});
+
+/** The answer of create and regenerate, with the SDK's top-level aliases. */
+export const toCredentialsAnswer = (message: string, warning: string, row: ApplicationRow,
+  credentials: { access_key: string; access_secret: string }): ApplicationCredentialsBody => ({
+  message, application: toApplication(row), credentials, warning,
+  id: row.id, client_id: credentials.access_key, client_secret: credentials.access_secret,
 });

@@ -10,7 +10,9 @@ import { auditOrigin, type Actor } from '../rbac/actor.js';
 import { displayName } from '../../core/fields.js';
 import { orderOf } from '../../core/listing.js';
 import * as repo from './applications.repo.js';
-import { toApplication, type ApplicationListInput, type CreateApplicationInput, type UpdateApplicationInput } from './applications.schemas.js';
+import {
+  toApplication, toCredentialsAnswer, type ApplicationListInput, type CreateApplicationInput, type UpdateApplicationInput,
+} from './applications.schemas.js';
 import { listProblems, originProblem, redirectUriProblem } from './redirect-rules.js';
 
 export interface AppContext {
@@ -187,7 +189,7 @@ export function createApplicationService({ db, clock, audit }: Deps) {
       return created;
     });
     invalidate();
-    return { message: 'Application created', application: toApplication(application), credentials, warning: SECRET_WARNING };
+    return toCredentialsAnswer('Application created', SECRET_WARNING, application, credentials);
   }
 
   /** PUT and PATCH applications/<id>/: fields left out keep their value. */
@@ -243,7 +245,7 @@ export function createApplicationService({ db, clock, audit }: Deps) {
       return updated;
     });
     invalidate();
-    return { message: 'Credentials regenerated', application: toApplication(row), credentials, warning: SECRET_WARNING };
+    return toCredentialsAnswer('Credentials regenerated', SECRET_WARNING, row, credentials);
   }
 
   return {

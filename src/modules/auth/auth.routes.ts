@@ -7,9 +7,9 @@ import type { RouteDeps } from '../../http/routes.js';
 import { MessageResponse } from '../../http/schema.js';
 import { isValidEmail, normalizeEmail, phoneFromParts } from '../users/contact.js';
 import {
-  LoginEmailBody, LoginPhoneBody, LogoutAllResponse, LogoutBody, RefreshBody, RefreshResponse, RegisterBody,
-  RegisterResponse, TokenResponse,
+  LoginEmailBody, LoginPhoneBody, LogoutAllResponse, LogoutBody, RegisterBody, RegisterResponse, TokenResponse,
 } from './auth.schemas.js';
+import { refreshAnswer, refreshRouteOptions } from './refresh-endpoint.js';
 
 const LOGIN_LIMITS = [{ max: 5, per: 'minute' }, { max: 20, per: 'hour' }] as const;
 
@@ -48,14 +48,10 @@ export default async function authRoutes(app: FastifyInstance, { container, guar
       { by: { phone: parsed.phone }, password: b.password, totp_code: b.totp_code, device_info: b.device_info }, metaOf(req)));
   });
 
-  app.post('/refresh/', {
-    schema: { tags: ['auth'], body: RefreshBody, response: { 200: RefreshResponse } },
-    onRequest: [guards.rateLimit('refresh', [{ max: 30, per: 'minute' }])],
-  }, async (req, reply) => {
+  app.post('/refresh/', refreshRouteOptions(guards), async (req, reply) => {
     const raw = cookie.read(req, (req.body as { refresh_token?: string }).refresh_token);
     if (!raw) throw new AppError('MISSING_REFRESH_TOKEN');
-    const { token_scope: scope, ...tokens } = await sessions.refresh(raw, metaOf(req));
-    return cookie.withCookie(reply, { ...tokens, ...(scope !== 'full' ? { token_scope: scope } : {}) });
+    return refreshAnswer(sessions, cookie, req, reply, raw);
   });
 
   app.post('/logout/', {

@@ -77,11 +77,20 @@ export const RegisterResponse = Type.Object({
 export const RefreshResponse = Type.Object({
   access_token: Type.String(),
   refresh_token: Type.Optional(Type.String()),
+  access: Type.String({ description: 'Same as `access_token` (the Tenxyte SDK reads this name)' }),
+  refresh: Type.Optional(Type.String({ description: 'Same as `refresh_token`, when that is in the body' })),
   token_type: Type.Literal('Bearer'),
   expires_in: Type.Integer(),
   refresh_expires_in: Type.Integer(),
   must_change_password: Type.Boolean(),
   token_scope: Type.Optional(Type.String()),
 });
+
+/**
+ * A refresh answer as sent (after cookie mode has taken the refresh token out) with the names the Tenxyte SDK reads
+ * beside SPEC.md's (SDK-COMPAT.md rule 1): `access`, and `refresh` only where `refresh_token` is in the body.
+ */
+export const withSdkTokenNames = <T extends { access_token: string; refresh_token?: string }>(body: T) =>
+  ({ ...body, access: body.access_token, ...(body.refresh_token ? { refresh: body.refresh_token } : {}) });
 
 export const LogoutAllResponse = Type.Object({ message: Type.String(), devices_logged_out: Type.Integer() });

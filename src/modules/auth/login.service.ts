@@ -2,7 +2,7 @@ import type { Config } from '../../config/settings.js';
 import type { Clock } from '../../core/clock.js';
 import { AppError } from '../../core/errors.js';
 import type { Db } from '../../db/database.js';
-import { signAccessToken, type TokenScope } from '../../security/jwt.js';
+import type { TokenScope } from '../../security/jwt.js';
 import type { AuditService } from '../audit/audit.service.js';
 import type { Grants, RbacService } from '../rbac/rbac.service.js';
 import { tokenScopeFor, type ScopeSubject } from '../sessions/scope.js';
@@ -104,20 +104,17 @@ export function createLoginService(deps: Deps) {
    */
   async function refuseUntilTwoFactor(user: users.LoginUser, identifier: string, deviceInfo: string | undefined,
     meta: LoginMeta): Promise<never> {
-    let access: Awaited<ReturnType<typeof signAccessToken>>;
+    let access: IssuedTokens;
     try {
-      access = await db.transaction().execute(async (trx) => {
-        const { session_id: sid } = await sessions.open(trx, user, '2fa_setup_only', deviceInfo, meta);
-        return signAccessToken(sessions.jwtKey, { sub: String(user.id), app: meta.applicationId, sid, scope: '2fa_setup_only' },
-          clock.now(), ADMIN_SETUP_TOKEN_LIFETIME);
-      });
+      access = await db.transaction().execute((trx) =>
+        sessions.open(trx, user, '2fa_setup_only', deviceInfo, meta, { accessLifetime: ADMIN_SETUP_TOKEN_LIFETIME }));
     } catch (err) {
       if (err instanceof AppError) await failed(identifier, meta, user.id, err.code.toLowerCase());
       throw err;
     }
     await failed(identifier, meta, user.id, 'admin_2fa_setup_required');
     throw new AppError('ADMIN_2FA_SETUP_REQUIRED', { extra: {
-      access_token: access.token, token_type: 'Bearer', expires_in: ADMIN_SETUP_TOKEN_LIFETIME, token_scope: '2fa_setup_only',
+      access_token: access.access_token, token_type: 'Bearer', expires_in: ADMIN_SETUP_TOKEN_LIFETIME, token_scope: '2fa_setup_only',
     } });
   }
 
@@ -155,7 +152,8 @@ export function createLoginService(deps: Deps) {
     // The lock was checked before the password; a concurrent failure may have locked the account since.
     const recorded = await loginRepo.recordLogin(trx, user.id, now, lockout.enabled());
     if (!recorded) throw await lockout.lockedErrorOf(user.id, trx);
-    const issued = await sessions.open(trx, user, scope, deviceInfo, meta, { userLocked: true });
+    // The account statement answered the grants: the access token takes them from it.
+    const issued = await sessions.open(trx, user, scope, deviceInfo, meta, { userLocked: true, grants: recorded.grants });
     await attempts.insertLoginRecords(trx, {
       identifier: identifier.slice(0, 254), method: meta.method, userId: user.id, ip: meta.ip, applicationId: meta.applicationId, now,
       event: audit.enabled('info') ? {
@@ -194,7 +192,7 @@ export function createLoginService(deps: Deps) {
     }, { unlessLocked: lockout.enabled(), withEvent: audit.enabled('info') });
     if (outcome.kind === 'locked') throw await lockout.lockedErrorOf(user.id);
     if (outcome.kind === 'fallback') return undefined;
-    return { row: outcome.user, grants: outcome.grants, issued: await sessions.issue(session, outcome.sessionId, scope) };
+    return { row: outcome.user, grants: outcome.grants, issued: await sessions.issue(session, outcome.sessionId, scope, outcome.grants) };
   }
 
   async function loadUser(userId: number) {

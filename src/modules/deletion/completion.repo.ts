@@ -93,6 +93,9 @@ const deleteSocialIdentities: ErasureStep = async (trx, { userId }) => {
   await trx.deleteFrom('social_accounts').where('user_id', '=', userId).execute();
 };
 
+/** An uploaded avatar (SDK-COMPAT.md rule 18): the account row's URL of it is cleared above, the image itself goes here. */
+const deleteAvatar: ErasureStep = (trx, { userId }) => trx.deleteFrom('avatars').where('user_id', '=', userId).execute();
+
 const deleteAgentTokens: ErasureStep = async (trx, { userId }) => {
   await trx.deleteFrom('agent_pending_actions').where('user_id', '=', userId).execute();
   await trx.deleteFrom('agent_tokens').where('user_id', '=', userId).execute();
@@ -143,7 +146,7 @@ const scrubAuditDetails: ErasureStep = async (trx, { userId, identifiers, anonym
 /** The steps, in order. The deletion request's own contacts are forgotten last, after the final message is queued. */
 export const ERASURE_STEPS: readonly ErasureStep[] = [
   anonymizeAccount, deleteCredentials, deleteSessions, deleteSocialIdentities, deleteAgentTokens, deleteGrants, leaveOrganizations,
-  anonymizeLoginAttempts, deleteMessages, scrubAuditDetails,
+  anonymizeLoginAttempts, deleteMessages, scrubAuditDetails, deleteAvatar,
 ];
 
 /** SVC_PURGE_IP_ON_DELETION: the IP address and user agent of every audit row by or about the person. */

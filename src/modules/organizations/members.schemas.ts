@@ -45,6 +45,28 @@ export const MemberResponse = Type.Object({
 });
 export type MemberBody = Static<typeof MemberResponse>;
 
+/**
+ * A member row of the SDK's slug-in-path family (SDK-COMPAT.md rule 6): SPEC.md's row with the user's fields also at
+ * the top level and `role` as `{code, name}`, which is how the SDK types its memberships.
+ */
+export const SdkMemberResponse = Type.Object({
+  ...MemberResponse.properties,
+  user_id: Type.Integer(),
+  email: Nullable(Type.String()),
+  first_name: Type.String(),
+  last_name: Type.String(),
+  role: Type.Object({ code: Type.String(), name: Type.String() }),
+});
+export type SdkMemberBody = Static<typeof SdkMemberResponse>;
+
+/** The SDK family's answer to a role change: the whole member row, and when it changed. */
+export const SdkRoleChangedResponse = Type.Object({ ...SdkMemberResponse.properties, updated_at: Type.String({ format: 'date-time' }) });
+
+export const toSdkMember = (m: MemberBody): SdkMemberBody => ({
+  ...m, user_id: m.user.id, email: m.user.email, first_name: m.user.first_name, last_name: m.user.last_name,
+  role: { code: m.role, name: m.role_display },
+});
+
 export const RoleChangedResponse = Type.Object({
   id: Type.Integer(), user: MemberUser, role: Type.String(), role_display: Type.String(), updated_at: Type.String({ format: 'date-time' }),
 });

@@ -85,6 +85,12 @@ export function createMemberService({ db, clock, config, audit }: Deps) {
 
   /** PATCH organizations/members/<user_id>/: only a lower-weight member, only to a role the caller may grant. */
   async function changeRole(actor: OrgActor, context: OrgContext, userId: number, roleCode: string) {
+    const { member, updated_at } = await changeMemberRole(actor, context, userId, roleCode);
+    return { id: member.id, user: member.user, role: member.role, role_display: member.role_display, updated_at };
+  }
+
+  /** The role change itself, answering the whole member row (the SDK's `PATCH organizations/<slug>/members/<user_id>/`). */
+  async function changeMemberRole(actor: OrgActor, context: OrgContext, userId: number, roleCode: string) {
     const organizationId = context.organization.id;
     const caller = callerRole(context);
     const updated = await db.transaction().execute(async (trx) => {
@@ -102,8 +108,8 @@ export function createMemberService({ db, clock, config, audit }: Deps) {
       }
       return (await repo.findMember(trx, organizationId, userId))!;
     });
-    const [body] = await present(db, context, [updated]);
-    return { id: body!.id, user: body!.user, role: body!.role, role_display: body!.role_display, updated_at: updated.updated_at.toISOString() };
+    const [member] = await present(db, context, [updated]);
+    return { member: member!, updated_at: updated.updated_at.toISOString() };
   }
 
   /** DELETE organizations/members/<user_id>/remove/: only a lower-weight member; never the last owner. */
@@ -122,7 +128,7 @@ export function createMemberService({ db, clock, config, audit }: Deps) {
     return { message: 'Member removed' };
   }
 
-  return { list, add, changeRole, remove, addMembership };
+  return { list, add, changeRole, changeMemberRole, remove, addMembership };
 }
 
 export type MemberService = ReturnType<typeof createMemberService>;

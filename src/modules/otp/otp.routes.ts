@@ -1,10 +1,20 @@
 import type { FastifyInstance } from 'fastify';
+import { AppError } from '../../core/errors.js';
+import { aliasField } from '../../core/aliases.js';
 import { authOf } from '../../http/guards/index.js';
 import type { RouteDeps } from '../../http/routes.js';
 import {
-  EmailVerifiedResponse, OtpRequestBody, OtpRequestResponse, OtpVerifyBody, PhoneVerifiedResponse,
+  EmailVerifiedResponse, OtpRequestBody, OtpRequestResponse, OtpVerifyBody, PhoneVerifiedResponse, SDK_OTP_TYPES,
   type OtpRequestInput, type OtpVerifyInput,
 } from './otp.schemas.js';
+import type { OtpType } from './otp.service.js';
+
+/** `otp_type`, or the SDK's `type` (SDK-COMPAT.md rule 3); 400 validation when neither is sent or both disagree. */
+function otpTypeOf(body: OtpRequestInput): OtpType {
+  const otpType = aliasField(body, 'otp_type', 'type', { from: (type) => SDK_OTP_TYPES[type] });
+  if (!otpType) throw AppError.validation({ otp_type: ['This field is required.'] });
+  return otpType;
+}
 
 /** SPEC.md "One-time codes": request and verify codes for the account's email address and phone. */
 export default async function otpRoutes(app: FastifyInstance, { container, guards }: RouteDeps) {
@@ -16,8 +26,9 @@ export default async function otpRoutes(app: FastifyInstance, { container, guard
     schema: { tags: ['otp'], body: OtpRequestBody, response: { 200: OtpRequestResponse } },
     onRequest: [guards.rateLimit('otp_request', [{ max: 5, per: 'hour' }]), user],
   }, async (req) => {
-    const { otp_type, purpose } = req.body as OtpRequestInput;
-    const sent = await otp.request(authOf(req).user.id, otp_type, purpose);
+    const body = req.body as OtpRequestInput;
+    const { purpose } = body;
+    const sent = await otp.request(authOf(req).user.id, otpTypeOf(body), purpose);
     return {
       message: `${purpose === 'password_change' ? 'Password change' : 'Verification'} code sent by ${sent.channel === 'email' ? 'email' : 'SMS'}.`,
       otp_id: sent.otpId, expires_at: sent.expiresAt.toISOString(), channel: sent.channel, masked_recipient: sent.maskedRecipient,

@@ -1,8 +1,15 @@
 import { Type, type Static } from 'typebox';
 import { Body } from '../../http/schema.js';
 
+/** The Tenxyte SDK's spelling of `otp_type` (SDK-COMPAT.md rule 3), and what each value means in SPEC.md's terms. */
+export const SDK_OTP_TYPES = { email_verification: 'email', phone_verification: 'phone' } as const;
+
+/** `otp_type` or its alias `type` is required (checked by the route, since either may be the one sent). */
 export const OtpRequestBody = Body({
-  otp_type: Type.Union([Type.Literal('email'), Type.Literal('phone')]),
+  otp_type: Type.Optional(Type.Union([Type.Literal('email'), Type.Literal('phone')])),
+  type: Type.Optional(Type.Union([Type.Literal('email_verification'), Type.Literal('phone_verification')], {
+    description: 'Alias of otp_type: email_verification is email, phone_verification is phone',
+  })),
   /** `verify` (default) proves the address; `password_change` is the fresh proof password/change/ accepts as `otp_code`. */
   purpose: Type.Optional(Type.Union([Type.Literal('verify'), Type.Literal('password_change')])),
 });

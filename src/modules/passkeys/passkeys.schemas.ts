@@ -50,6 +50,7 @@ export const BeginResponse = Type.Object({ challenge: Type.String(), challenge_i
 export const RegisteredCredential = Type.Object({
   id: Type.Integer(),
   name: Type.String(),
+  device_name: Type.String({ description: 'The same as `name`: the Tenxyte SDK reads this one' }),
   created_at: When,
   last_used_at: Nullable(When),
   device_type: Type.String({ description: '`singleDevice` or `multiDevice` (synced)' }),

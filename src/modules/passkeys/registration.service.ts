@@ -77,7 +77,7 @@ export function createPasskeyRegistrationService({ db, clock, config, audit }: D
     if (!row) throw new AppError('DUPLICATE_CREDENTIAL');
     await audit.record({ event_type: 'passkey_registered', user_id: userId, application_id: meta.applicationId, ip_address: meta.ip,
       user_agent: meta.userAgent, details: { credential_id: row.id, device_type: row.device_type } });
-    return { id: row.id, name: row.device_name, created_at: row.created_at, last_used_at: row.last_used_at, device_type: row.device_type,
+    return { id: row.id, name: row.device_name, device_name: row.device_name, created_at: row.created_at, last_used_at: row.last_used_at, device_type: row.device_type,
       is_active: row.is_active };
   }
 

@@ -1,9 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../core/errors.js';
+import { aliasField } from '../../core/aliases.js';
 import { userAuthOf } from '../../http/guards/index.js';
 import { createRefreshCookie } from '../../http/refresh-cookie.js';
 import { metaOf } from '../../http/request-meta.js';
 import type { RouteDeps } from '../../http/routes.js';
+import { normalizePassword } from '../../security/password-hash.js';
 import { isValidEmail, normalizeEmail, phoneFromParts } from '../users/contact.js';
 import type { ResetTarget } from './password-reset.service.js';
 import {
@@ -26,6 +28,15 @@ function resetTarget(body: ResetRequestInput): ResetTarget {
   if (parsed.errors) throw AppError.validation(parsed.errors);
   return { phone: parsed.phone };
 }
+
+/**
+ * `new_password`, checked against `confirm_password` when sent (SDK-COMPAT.md rule 4): 400 validation on
+ * `confirm_password` when they differ. Compared after NFKC, as passwords are hashed: forms that differ only
+ * there are the same password.
+ */
+const confirmedPassword = (body: ResetConfirmInput): string =>
+  aliasField(body, 'new_password', 'confirm_password', { same: (a, b) => normalizePassword(a) === normalizePassword(b) })
+  ?? body.new_password;
 
 /** SPEC.md "Passwords". */
 export default async function passwordRoutes(app: FastifyInstance, { container, guards }: RouteDeps) {
@@ -71,6 +82,6 @@ export default async function passwordRoutes(app: FastifyInstance, { container, 
     onRequest: [guards.rateLimit('password_reset_confirm', [{ max: 5, per: 'minute' }])],
   }, async (req) => {
     const body = req.body as ResetConfirmInput;
-    return passwordReset.confirm(resetTarget(body), body.otp_code, body.new_password, metaOf(req));
+    return passwordReset.confirm(resetTarget(body), body.otp_code, confirmedPassword(body), metaOf(req));
   });
 }

@@ -72,7 +72,8 @@ export const ResetRequestBody = Body(Contact);
 export type ResetRequestInput = Static<typeof ResetRequestBody>;
 export const ResetRequestResponse = Type.Object(CodeSent);
 
-export const ResetConfirmBody = Body({ ...Contact, otp_code: Code, new_password: Password });
+/** `confirm_password` is optional (the Tenxyte SDK sends it, SDK-COMPAT.md rule 4); when sent it must match. */
+export const ResetConfirmBody = Body({ ...Contact, otp_code: Code, new_password: Password, confirm_password: Type.Optional(Password) });
 export type ResetConfirmInput = Static<typeof ResetConfirmBody>;
 export const ResetConfirmResponse = Type.Object({
   message: Type.String(),

@@ -73,6 +73,8 @@ export const UpdateProfileResponse = Type.Object({
   updated_fields: Type.Array(Type.String()),
   user: ProfileResponse,
   verification_required: Type.Object({ email_changed: Type.Boolean(), phone_changed: Type.Boolean() }),
+  avatar: Type.Optional(Nullable(Type.String({ description: 'With an uploaded avatar only: its URL, as in `user.avatar` '
+    + '(the Tenxyte SDK reads the answer as a user)' }))),
 });
 
 /** The global roles and permissions; with `X-Org-Slug`, also the organization context. */

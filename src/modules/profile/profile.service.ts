@@ -1,12 +1,15 @@
 import type { Clock } from '../../core/clock.js';
 import { AppError, type FieldErrors } from '../../core/errors.js';
-import type { Db, RowUpdate } from '../../db/database.js';
+import type { Db, Executor, RowUpdate } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
+import { randomHex } from '../../security/random.js';
 import type { OrgContext } from '../organizations/org-context.js';
 import type { RbacService } from '../rbac/rbac.service.js';
 import { normalizePhone } from '../users/contact.js';
 import * as users from '../users/users.repo.js';
 import type { PublicUser } from '../users/users.repo.js';
+import { AVATAR_MAX_BYTES, AVATAR_NAME_RE, AVATAR_PATH_PREFIX, detectAvatarImage, type AvatarImage } from './avatar-image.js';
+import * as avatars from './avatar.repo.js';
 import * as repo from './profile.repo.js';
 import { toOrganizationContext, toProfile, type UpdateProfileInput } from './profile.schemas.js';
 
@@ -53,6 +56,10 @@ function customFieldsProblem(value: unknown): string | null {
   return null;
 }
 
+/** An uploaded avatar, under a random name: the client's file name never reaches storage or a URL. */
+const newAvatar = (image: AvatarImage, bytes: Uint8Array) =>
+  ({ name: `${randomHex(16)}.${image.ext}`, contentType: image.contentType, bytes });
+
 export function createProfileService({ db, clock, rbac }: Deps) {
   async function load(userId: number) {
     const user = await users.findPublicUser(db, userId);
@@ -72,10 +79,15 @@ export function createProfileService({ db, clock, rbac }: Deps) {
     return org ? { ...grants, organization_context: toOrganizationContext(org) } : grants;
   }
 
-  /** PATCH me/: only the editable fields; a changed phone must be verified again. */
-  async function update(userId: number, input: UpdateProfileInput) {
+  /**
+   * PATCH me/: only the editable fields; a changed phone must be verified again. `avatar`: the bytes of an uploaded
+   * image (SDK-COMPAT.md rule 18), stored with the fields in one transaction and answered as `avatar` too.
+   */
+  async function update(userId: number, input: UpdateProfileInput, avatar?: Uint8Array) {
     const current = await load(userId);
     const errors: FieldErrors = {};
+    const image = avatar && avatar.length <= AVATAR_MAX_BYTES ? detectAvatarImage(avatar) : null;
+    if (avatar && !image) errors.avatar = ['Upload a PNG, JPEG or WebP image of at most 2 MB.'];
     const changes: RowUpdate<'users'> = {};
     const updated: string[] = [];
     let phoneChanged = false;
@@ -104,9 +116,23 @@ export function createProfileService({ db, clock, rbac }: Deps) {
       updated.push(field);
     }
     if (Object.keys(errors).length) throw AppError.validation(errors);
+    const upload = image && newAvatar(image, avatar!);
+    if (upload) {
+      // An absolute path: the stored value names no host, so it survives a change of the service's address.
+      changes.avatar = `${AVATAR_PATH_PREFIX}${upload.name}`;
+      updated.push('avatar');
+    }
     if (updated.length) {
       try {
-        await repo.updateUserProfile(db, userId, { ...changes, updated_at: clock.now() });
+        const now = clock.now();
+        const save = async (trx: Executor) => {
+          if (upload) {
+            await avatars.saveAvatar(trx, { user_id: userId, name: upload.name, content_type: upload.contentType, bytes: upload.bytes,
+              created_at: now });
+          }
+          await repo.updateUserProfile(trx, userId, { ...changes, updated_at: now });
+        };
+        await (upload ? db.transaction().execute(save) : save(db));
       } catch (err) {
         // Two requests racing for one username or phone: the unique index decides.
         if (isUniqueViolation(err)) {
@@ -116,15 +142,25 @@ export function createProfileService({ db, clock, rbac }: Deps) {
         throw err;
       }
     }
+    const user = toProfile(await load(userId));
     return {
       message: updated.length ? 'Profile updated successfully' : 'No changes',
       updated_fields: updated,
-      user: toProfile(await load(userId)),
+      user,
       verification_required: { email_changed: false, phone_changed: phoneChanged },
+      // The SDK reads its upload's answer as a user, `avatar` at the top.
+      ...(upload ? { avatar: user.avatar } : {}),
     };
   }
 
-  return { fromAuthenticated, roles, update };
+  /** A stored avatar by the name in its URL, or undefined; a name of any other shape is never looked up. */
+  async function avatarFile(name: string) {
+    if (!AVATAR_NAME_RE.test(name)) return undefined;
+    const row = await avatars.findAvatar(db, name);
+    return row && { contentType: row.content_type, bytes: Buffer.from(row.bytes.buffer, row.bytes.byteOffset, row.bytes.byteLength) };
+  }
+
+  return { fromAuthenticated, roles, update, avatarFile };
 }
 
 export type ProfileService = ReturnType<typeof createProfileService>;

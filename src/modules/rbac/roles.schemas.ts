@@ -15,7 +15,8 @@ export const RoleListQuery = ListQuery({
 export type RoleListInput = Static<typeof RoleListQuery>;
 
 export const CreateRoleBody = Body({
-  code: Code,
+  code: Type.Optional(Type.String({ ...Code, description: 'Lower-case letters, digits, _ - : in dot-separated parts; when left out, '
+    + 'derived from name (lower-cased, each run of other characters as one _)' })),
   name: DisplayName,
   description: Type.Optional(Description),
   permission_codes: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 500 })),

@@ -8,6 +8,7 @@ import { auditOrigin, type Actor } from './actor.js';
 import { displayName } from '../../core/fields.js';
 import { orderOf } from '../../core/listing.js';
 import { codesOf, resolvePermissionCodes } from './permission-codes.js';
+import { roleCodeFromName } from './role-code.js';
 import { assertHoldsAll } from './permission-set.js';
 import { toPermissionSummary } from './permissions.schemas.js';
 import * as repo from './roles.repo.js';
@@ -16,6 +17,18 @@ import { toRole, toRoleSummary, type CreateRoleInput, type RoleListInput, type U
 type Deps = { db: Db; clock: Clock; audit: AuditService };
 
 const duplicateCode = () => AppError.validation({ code: ['A role with this code already exists.'] });
+
+/** The code sent, or the one derived from the name when none is (SDK-COMPAT.md rule 16). */
+function codeOf(sent: string | undefined, name: string): string {
+  if (sent !== undefined) return sent;
+  const derived = roleCodeFromName(name);
+  if (derived === null) {
+    throw AppError.validation({ name: ['No role code can be derived from this name (it needs a letter or digit, and at most '
+      + '100 characters once derived): send a code.'] });
+  }
+  return derived;
+}
+
 const difference = (a: readonly string[], b: readonly string[]) => a.filter((x) => !b.includes(x));
 
 /**
@@ -44,19 +57,21 @@ export function createRoleService({ db, clock, audit }: Deps) {
   const get = (id: number) => present(db, id);
 
   async function create(actor: Actor, input: CreateRoleInput) {
+    const name = displayName(input.name);
+    const code = codeOf(input.code, name);
     try {
       return await db.transaction().execute(async (trx) => {
-        if (await repo.findRoleByCode(trx, input.code)) throw duplicateCode();
+        if (await repo.findRoleByCode(trx, code)) throw duplicateCode();
         const permissions = await resolvePermissionCodes(trx, input.permission_codes ?? []);
         assertHoldsAll(actor.permissions, codesOf(permissions));
         const now = clock.now();
         const { id } = await repo.insertRole(trx, {
-          code: input.code, name: displayName(input.name), description: input.description?.trim() ?? '',
+          code, name, description: input.description?.trim() ?? '',
           is_default: input.is_default ?? false, created_at: now, updated_at: now,
         });
         await repo.addRolePermissions(trx, id, permissions.map((p) => p.id));
         await audit.record({ event_type: 'role_created', severity: input.is_default ? 'warning' : 'info', ...auditOrigin(actor),
-          details: { role_id: id, code: input.code, permissions: codesOf(permissions), is_default: input.is_default ?? false } }, trx);
+          details: { role_id: id, code, permissions: codesOf(permissions), is_default: input.is_default ?? false } }, trx);
         return present(trx, id);
       });
     } catch (err) {

@@ -3,7 +3,7 @@ import type { Config } from '../../config/settings.js';
 import { addSeconds, type Clock } from '../../core/clock.js';
 import { AppError } from '../../core/errors.js';
 import type { Db, Executor } from '../../db/database.js';
-import { hmacKey, signAccessToken, type TokenScope } from '../../security/jwt.js';
+import { hmacKey, signAccessToken, type GrantClaims, type TokenScope } from '../../security/jwt.js';
 import { sha256Hex } from '../../security/random.js';
 import { newRefreshToken, successorOf } from '../../security/refresh-token.js';
 import type { AuditService } from '../audit/audit.service.js';
@@ -54,8 +54,11 @@ export function createSessionService({ db, clock, config, audit }: Deps) {
   const refreshLifetime = config.JWT_REFRESH_TOKEN_LIFETIME;
   const secondsUntil = (d: Date) => Math.max(0, Math.floor((d.getTime() - clock.now().getTime()) / 1000));
 
-  function accessToken(userId: number, sessionId: number, applicationId: number | null, scope: TokenScope) {
-    return signAccessToken(jwtKey, { sub: String(userId), app: applicationId, sid: String(sessionId), scope }, clock.now(), accessLifetime);
+  /** An access token with the user's role and permission codes (SDK-COMPAT.md rule 20: for the client to read, never trusted). */
+  function accessToken(userId: number, sessionId: number, applicationId: number | null, scope: TokenScope, grants: GrantClaims,
+    lifetime = accessLifetime) {
+    return signAccessToken(jwtKey, { sub: String(userId), app: applicationId, sid: String(sessionId), scope, grants },
+      clock.now(), lifetime);
   }
 
   /** Device and session limits (DECISIONS.md): deny with 409, or end the oldest device's or session's sessions. */
@@ -85,14 +88,16 @@ export function createSessionService({ db, clock, config, audit }: Deps) {
 
   /**
    * Opens a session (a refresh-token family) and issues its first token pair, within the caller's transaction.
-   * `userLocked`: the caller's transaction already holds the user's row lock (it updated the row).
+   * `userLocked`: the caller's transaction already holds the user's row lock (it updated the row). `grants`: the
+   * user's codes when the caller has just read them (else one query reads them). `accessLifetime`: a shorter-lived
+   * access token (the admin gate's).
    */
   async function open(trx: Executor, user: SessionUser, scope: TokenScope, deviceInfo: string | null | undefined,
-    meta: RequestMeta, opts: { userLocked?: boolean } = {}): Promise<IssuedTokens> {
+    meta: RequestMeta, opts: { userLocked?: boolean; grants?: GrantClaims; accessLifetime?: number } = {}): Promise<IssuedTokens> {
     const session = prepare(user, deviceInfo, meta);
     await enforceLimits(trx, session, opts.userLocked ?? false);
     const sessionId = await sessions.insertSessionWithToken(trx, { ...session, tokenHash: session.refresh.hash });
-    return issue(session, sessionId, scope);
+    return issue(session, sessionId, scope, opts.grants ?? await tokens.findGrantCodes(trx, user.id), opts.accessLifetime);
   }
 
   /** Everything a new session needs that no query decides: device, first refresh token, expiry, limits. */
@@ -107,18 +112,20 @@ export function createSessionService({ db, clock, config, audit }: Deps) {
     };
   }
 
-  /** The token pair of a session just stored (`sessionId`) from `session`. */
-  async function issue(session: PreparedSession, sessionId: number, scope: TokenScope): Promise<IssuedTokens> {
-    const access = await accessToken(session.userId, sessionId, session.applicationId, scope);
+  /** The token pair of a session just stored (`sessionId`) from `session`, for a user holding `grants`. */
+  async function issue(session: PreparedSession, sessionId: number, scope: TokenScope, grants: GrantClaims,
+    lifetime = accessLifetime): Promise<IssuedTokens> {
+    const access = await accessToken(session.userId, sessionId, session.applicationId, scope, grants, lifetime);
     return {
-      access_token: access.token, refresh_token: session.refresh.raw, token_type: 'Bearer', expires_in: accessLifetime,
+      access_token: access.token, refresh_token: session.refresh.raw, token_type: 'Bearer', expires_in: lifetime,
       refresh_expires_in: refreshLifetime, session_id: String(sessionId), device_id: session.deviceId,
       device_summary: session.deviceSummary, token_scope: scope,
     };
   }
 
   type RefreshOutcome =
-    | { kind: 'ok'; refresh: string; refreshExpiresAt: Date; userId: number; sessionId: number; account: ScopeSubject; audited?: boolean }
+    | { kind: 'ok'; refresh: string; refreshExpiresAt: Date; userId: number; sessionId: number; account: ScopeSubject; audited?: boolean;
+      grants?: GrantClaims }
     | { kind: 'replay'; userId: number; sessionId: number }
     | { kind: 'failed' };
 
@@ -145,11 +152,13 @@ export function createSessionService({ db, clock, config, audit }: Deps) {
     const next = successorOf(raw, rotationKey);
     const expiresAt = addSeconds(now, refreshLifetime);
     // The session lives as long as its newest token, so the lifetime this response announces holds.
-    if (row.rotated_at === null
-      && await tokens.rotateRefreshToken(db, { id: row.id, successorHash: next.hash, now, expiresAt, ip: meta.ip,
-        audit: audit.enabled('info') })) {
-      // The rotation statement wrote the `token_refresh` audit event itself.
-      return { kind: 'ok', refresh: next.raw, refreshExpiresAt: expiresAt, ...base, audited: true };
+    const rotated = row.rotated_at === null
+      ? await tokens.rotateRefreshToken(db, { id: row.id, successorHash: next.hash, now, expiresAt, ip: meta.ip,
+        audit: audit.enabled('info'), userId: row.user_id, superuser: row.is_superuser })
+      : undefined;
+    if (rotated) {
+      // The rotation statement wrote the `token_refresh` audit event itself, and read the grants.
+      return { kind: 'ok', refresh: next.raw, refreshExpiresAt: expiresAt, ...base, audited: true, grants: rotated.grants };
     }
     // Already rotated. Within the grace window (parallel requests, a lost response) the same successor is
     // returned; after it, presenting a retired token means it was copied: end the whole family
@@ -181,7 +190,8 @@ export function createSessionService({ db, clock, config, audit }: Deps) {
     if (outcome.kind === 'failed') throw new AppError('REFRESH_FAILED');
     // An account made an administrator since its login gets only what it needs to set up 2FA.
     const scope = tokenScopeFor(outcome.account, config);
-    const access = await accessToken(outcome.userId, outcome.sessionId, meta.applicationId, scope);
+    const grants = outcome.grants ?? await tokens.findGrantCodes(db, outcome.userId);
+    const access = await accessToken(outcome.userId, outcome.sessionId, meta.applicationId, scope, grants);
     if (!outcome.audited) {
       await audit.record({ event_type: 'token_refresh', user_id: outcome.userId, application_id: meta.applicationId,
         ip_address: meta.ip, details: { session_id: outcome.sessionId } });
@@ -191,6 +201,14 @@ export function createSessionService({ db, clock, config, audit }: Deps) {
       expires_in: accessLifetime, refresh_expires_in: secondsUntil(outcome.refreshExpiresAt),
       must_change_password: outcome.account.must_change_password, token_scope: scope,
     };
+  }
+
+  /**
+   * The application a refresh token was issued to: the caller of the root refresh alias when it sends no application
+   * headers (SDK-COMPAT.md rule 1). Null for an unknown token or one issued to no application.
+   */
+  async function applicationIdOf(raw: string): Promise<number | null> {
+    return (await tokens.findRefreshTokenApplication(db, sha256Hex(raw)))?.application_id ?? null;
   }
 
   /** Ends one session: its refresh tokens stop refreshing and its access tokens stop authenticating at once. */
@@ -251,7 +269,10 @@ export function createSessionService({ db, clock, config, audit }: Deps) {
     return open(trx, user, 'full', device?.device_info ?? null, meta);
   }
 
-  return { open, prepare, issue, refresh, endSession, revokeByRefreshToken, blacklist, revokeAll, revokeOthers, reopenFull, accessToken, jwtKey };
+  return {
+    open, prepare, issue, refresh, applicationIdOf, endSession, revokeByRefreshToken, blacklist, revokeAll, revokeOthers, reopenFull,
+    accessToken, jwtKey,
+  };
 }
 
 export type SessionService = ReturnType<typeof createSessionService>;

@@ -2,7 +2,12 @@ import { sql } from 'kysely';
 import { dateOrNull } from '../../db/json-row.js';
 import type { Executor, NewRow } from '../../db/database.js';
 import { precompile } from '../../db/precompiled.js';
+import { grantArrays } from '../rbac/rbac.repo.js';
 import { PUBLIC_USER_COLUMNS } from '../users/user-columns.js';
+
+/** Role and permission codes as access tokens carry them (null arrays read as empty). */
+const grantsOf = (row: { roles: string[] | null; permissions: string[] | null }) =>
+  ({ roles: row.roles ?? [], permissions: row.permissions ?? [] });
 
 /** A refresh token with its session and the account state refresh re-checks. */
 export const findRefreshToken = (db: Executor, tokenHash: string) =>
@@ -15,15 +20,29 @@ export const findRefreshToken = (db: Executor, tokenHash: string) =>
       'u.must_change_password', 'u.tokens_valid_after', 'u.is_staff', 'u.is_superuser', 'u.is_2fa_enabled', 's.second_factor'])
     .where('rt.token_hash', '=', tokenHash).executeTakeFirst();
 
+/** The application a refresh token was issued to (null when none), or undefined for an unknown token. */
+export const findRefreshTokenApplication = (db: Executor, tokenHash: string) =>
+  db.selectFrom('refresh_tokens').select('application_id').where('token_hash', '=', tokenHash).executeTakeFirst();
+
+/** The user's role and permission codes for an access token (all permissions for a superuser), in one query. */
+export async function findGrantCodes(db: Executor, userId: number) {
+  const grants = grantArrays(userId, sql<boolean>`u.is_superuser`);
+  const row = await db.selectFrom('users as u').select([grants.roles.as('roles'), grants.permissions.as('permissions')])
+    .where('u.id', '=', userId).executeTakeFirst();
+  return grantsOf(row ?? { roles: null, permissions: null });
+}
+
 /**
  * Rotation in one statement: retire the token (only while not yet rotated — one caller wins a race), insert its
  * successor, extend the session to the successor's expiry and, with `audit`, write the `token_refresh` event.
- * Answers the successor's id, or undefined when the token was already rotated or revoked.
+ * Answers the successor's id with the user's role and permission codes for the new access token (so a refresh
+ * needs no further read), or undefined when the token was already rotated or revoked.
  */
 export async function rotateRefreshToken(db: Executor, p: {
-  id: number; successorHash: string; now: Date; expiresAt: Date; ip: string | null; audit: boolean;
+  id: number; successorHash: string; now: Date; expiresAt: Date; ip: string | null; audit: boolean; userId: number; superuser: boolean;
 }) {
-  const { rows } = await sql<{ id: number }>`
+  const grants = grantArrays(p.userId, p.superuser);
+  const { rows } = await sql<{ id: number; roles: string[] | null; permissions: string[] | null }>`
     with retired as (
       update refresh_tokens set rotated_at = ${p.now}, last_used_at = ${p.now}
       where id = ${p.id} and rotated_at is null and revoked_at is null
@@ -39,8 +58,9 @@ export async function rotateRefreshToken(db: Executor, p: {
       select 'token_refresh', 'info', user_id, application_id, ${p.ip}, jsonb_build_object('session_id', session_id), ${p.now}
       from retired where ${p.audit}
     )
-    select id from successor`.execute(db);
-  return rows[0]?.id;
+    select id, ${grants.roles} as roles, ${grants.permissions} as permissions from successor`.execute(db);
+  const row = rows[0];
+  return row && { id: row.id, grants: grantsOf(row) };
 }
 
 export const findTokenByHash = (db: Executor, tokenHash: string) =>

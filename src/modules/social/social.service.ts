@@ -2,6 +2,7 @@ import { resolveProvider, type SocialProviderConfig } from '../../config/social-
 import type { Config } from '../../config/settings.js';
 import type { Clock } from '../../core/clock.js';
 import { AppError } from '../../core/errors.js';
+import { aliasField } from '../../core/aliases.js';
 import type { Db } from '../../db/database.js';
 import { sha256Hex } from '../../security/random.js';
 import type { AppContext } from '../applications/applications.service.js';
@@ -75,7 +76,7 @@ export function createSocialService({ db, clock, config, providers, oidc, oauth2
       if (!row || (config.APPLICATION_AUTH_ENABLED && row.application_id !== (application?.id ?? null))) throw new AppError('INVALID_TOKEN');
       return socialLogin.finishSecondFactor(p.name, row.user_id, input, { ...meta, method: `social_${p.name}` });
     }
-    const code = input.code ?? input.authorization_code;
+    const code = aliasField(input, 'code', 'authorization_code');
     let identity: ProviderIdentity;
     if (code) {
       if (!input.redirect_uri) throw new AppError('MISSING_REDIRECT_URI');

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../core/errors.js';
+import { aliasField } from '../../core/aliases.js';
 import { authOf } from '../../http/guards/index.js';
 import { metaOf } from '../../http/request-meta.js';
 import type { RouteDeps } from '../../http/routes.js';
@@ -9,9 +10,12 @@ import {
 
 const BACKUP_WARNING = 'Store these backup codes somewhere safe: each works once, and they are not shown again.';
 
-/** `code` or its alias `totp_code`; 400 CODE_REQUIRED when neither is given. */
+/**
+ * `code` or its alias `totp_code` (SDK-COMPAT.md rule 2); 400 validation on `totp_code` when both are sent and
+ * differ; 400 CODE_REQUIRED when neither is given (or the code is empty).
+ */
 function codeOf(body: CodeInput): string {
-  const code = body.code || body.totp_code;
+  const code = aliasField(body, 'code', 'totp_code');
   if (!code) throw new AppError('CODE_REQUIRED');
   return code;
 }

@@ -4,7 +4,10 @@ import { Body } from '../../http/schema.js';
 // A TOTP code is 6 digits and a backup code 11 characters; a little slack for spaces people type.
 const Code = Type.String({ maxLength: 32 });
 
-/** `code`, or its alias `totp_code` (DECISIONS.md); a missing code answers 400 CODE_REQUIRED, not a validation error. */
+/**
+ * `code`, or its alias `totp_code` (DECISIONS.md; the Tenxyte SDK sends the alias); a missing code answers 400
+ * CODE_REQUIRED, not a validation error; both sent and different is a validation error on `totp_code`.
+ */
 export const CodeBody = Body({ code: Type.Optional(Code), totp_code: Type.Optional(Code) });
 export type CodeInput = Static<typeof CodeBody>;
 

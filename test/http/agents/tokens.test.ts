@@ -202,7 +202,7 @@ describe('agent tokens (ai/tokens/)', () => {
       const gone = await delegate(t, alice);
       expectStatus(await user('POST', `ai/tokens/${gone.id}/revoke/`, alice), 200);
       const bobs = await delegate(t, bob);
-      assert.deepEqual(expectStatus(await user('POST', 'ai/tokens/revoke-all/', alice), 200), { message: '2 agent tokens revoked.', count: 2 });
+      assert.deepEqual(expectStatus(await user('POST', 'ai/tokens/revoke-all/', alice), 200), { message: '2 agent tokens revoked.', count: 2, status: 'revoked' });
       for (const { token } of [a, b]) expectError(await agentApi(t)('GET', 'me/', token), 401, 'AGENT_TOKEN_REVOKED');
       expectStatus(await agentApi(t)('GET', 'me/', bobs.token), 200);
       assert.equal(expectStatus(await user('POST', 'ai/tokens/revoke-all/', alice), 200).count, 0);

@@ -32,7 +32,7 @@ describe('applications/', () => {
     it('answers 201 {message, application, credentials{access_key, access_secret}, warning}; the credentials work at once', async () => {
       const body = await create({ name: 'Billing portal', description: 'Invoices', redirect_uris: ['https://billing.example.com/callback'],
         allowed_origins: ['https://billing.example.com'] });
-      assert.deepEqual(Object.keys(body).sort(), ['application', 'credentials', 'message', 'warning']);
+      assert.deepEqual(Object.keys(body).sort(), ['application', 'client_id', 'client_secret', 'credentials', 'id', 'message', 'warning']);
       assert.equal(body.message, 'Application created');
       assert.equal(body.warning, WARNING);
       assert.match(body.credentials.access_key, /^[0-9a-f]{64}$/);
@@ -183,7 +183,7 @@ describe('applications/', () => {
       const { application, credentials: old } = await create({ name: 'Rotate' });
       assert.equal((await callAs(old)).statusCode, 200);
       const body = expectStatus(await api('POST', `applications/${application.id}/regenerate/`, { confirmation: 'REGENERATE' }), 200);
-      assert.deepEqual(Object.keys(body).sort(), ['application', 'credentials', 'message', 'warning']);
+      assert.deepEqual(Object.keys(body).sort(), ['application', 'client_id', 'client_secret', 'credentials', 'id', 'message', 'warning']);
       assert.equal(body.message, 'Credentials regenerated');
       assert.equal(body.warning, WARNING);
       assert.notEqual(body.credentials.access_key, old.access_key);

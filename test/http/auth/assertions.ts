@@ -10,9 +10,9 @@ export const USER_FIELDS = ['avatar', 'bio', 'created_at', 'custom_fields', 'ema
 export const TOKEN_RESPONSE_FIELDS = ['access_token', 'device_id', 'device_summary', 'expires_in', 'must_change_password',
   'refresh_expires_in', 'refresh_token', 'requires_2fa', 'session_id', 'token_type', 'user'];
 
-/** SPEC.md `POST refresh/` success body. */
-export const REFRESH_RESPONSE_FIELDS = ['access_token', 'expires_in', 'must_change_password', 'refresh_expires_in', 'refresh_token',
-  'token_type'];
+/** SPEC.md `POST refresh/` success body, with the SDK's `access` and `refresh` beside it (SDK-COMPAT.md rule 1). */
+export const REFRESH_RESPONSE_FIELDS = ['access', 'access_token', 'expires_in', 'must_change_password', 'refresh', 'refresh_expires_in',
+  'refresh_token', 'token_type'];
 
 /** A 400 validation answer whose details name `field`; answers the body. */
 export function assertValidation(res: LightMyRequestResponse, field: string) {

@@ -19,7 +19,8 @@ describe('access token claims', () => {
     const tokens = await signIn(t, user);
     const { header, payload } = decodeJwt(tokens.access_token);
     assert.deepEqual(header, { alg: 'HS256', typ: 'JWT' });
-    assert.deepEqual(Object.keys(payload).sort(), ['app', 'exp', 'iat', 'iss', 'jti', 'nbf', 'scope', 'sid', 'sub', 'typ']);
+    assert.deepEqual(Object.keys(payload).sort(),
+      ['app', 'exp', 'iat', 'iss', 'jti', 'nbf', 'permissions', 'roles', 'scope', 'sid', 'sub', 'typ']);
     const iat = Math.floor(t.clock.now().getTime() / 1000);
     assert.equal(payload.iss, 'gatehouse');
     assert.equal(payload.sub, String(user.id));

@@ -50,7 +50,7 @@ describe('passkey registration', () => {
     const { res, options, credential } = await register(t, token, authn, { device_name: 'Work laptop' });
     const body = expectStatus(res, 201);
     assert.equal(body.message, 'Passkey registered');
-    assert.deepEqual(Object.keys(body.credential).sort(), ['created_at', 'device_type', 'id', 'is_active', 'last_used_at', 'name']);
+    assert.deepEqual(Object.keys(body.credential).sort(), ['created_at', 'device_name', 'device_type', 'id', 'is_active', 'last_used_at', 'name']);
     assert.deepEqual([body.credential.name, body.credential.device_type, body.credential.is_active, body.credential.last_used_at],
       ['Work laptop', 'multiDevice', true, null]);
     const [row] = await credentials();

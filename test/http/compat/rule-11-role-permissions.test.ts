@@ -1,0 +1,39 @@
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import { createPermission, createRole } from '../../factories/rbac.js';
+import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { account, expectStatus, NOT_FOUND, type Account } from '../rbac/helpers.js';
+import { sdk } from './sdk-request.js';
+
+/** SDK-COMPAT.md rule 11: `GET roles/<id>/permissions/` keeps SPEC.md's `{role_id, role_code, permissions}`. */
+describe('SDK-COMPAT rule 11: role permissions', () => {
+  let t: TestApp;
+  let root: Account;
+  before(async () => { t = await createTestApp(); });
+  after(async () => { await t.close(); });
+  beforeEach(async () => {
+    await t.reset();
+    root = await account(t, { is_superuser: true });
+  });
+
+  it('getRolePermissions reads {role_id, role_code, permissions[{id, code, name, description}]}', async () => {
+    const view = await createPermission(t.container.db, 'reports.view');
+    const exp = await createPermission(t.container.db, 'reports.export');
+    const role = await createRole(t.container.db, 'analyst', ['reports.view', 'reports.export']);
+    const body = expectStatus(await sdk(t, 'GET', `roles/${role.id}/permissions/`, { token: root.token }), 200);
+    assert.deepEqual(body, {
+      role_id: String(role.id), role_code: 'analyst',
+      permissions: [
+        { id: String(exp.id), code: 'reports.export', name: 'reports.export', description: '' },
+        { id: String(view.id), code: 'reports.view', name: 'reports.view', description: '' },
+      ],
+    });
+  });
+
+  it('answers an empty list for a role without permissions, and 404 for an unknown role', async () => {
+    const role = await createRole(t.container.db, 'empty');
+    assert.deepEqual(expectStatus(await sdk(t, 'GET', `roles/${role.id}/permissions/`, { token: root.token }), 200),
+      { role_id: String(role.id), role_code: 'empty', permissions: [] });
+    assert.deepEqual(expectStatus(await sdk(t, 'GET', 'roles/999999/permissions/', { token: root.token }), 404), NOT_FOUND);
+  });
+});
