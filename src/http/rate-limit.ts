@@ -37,6 +37,17 @@ const incr = (store: CounterStore, key: string, windowMs: number, max: number) =
  * counters fall back to this instance's memory rather than letting requests through unlimited.
  */
 export function createRateLimiter(opts: RateLimiterOptions) {
+  // One counter per limit name and window, as in Redis (whose keys are `rl:<name>:<window>:`): routes declaring the
+  // same name count together on this instance too.
+  const localStores = new Map<string, InstanceType<typeof LocalStore>>();
+  const localStore = (key: string) => {
+    let store = localStores.get(key);
+    if (!store) {
+      store = new LocalStore(false, false, 10_000);
+      localStores.set(key, store);
+    }
+    return store;
+  };
   return function limiter(name: string, windows: Window[]) {
     if (!opts.enabled) return async () => undefined;
     const stores = windows.map((w) => {
@@ -44,7 +55,7 @@ export function createRateLimiter(opts: RateLimiterOptions) {
       return {
         windowMs,
         max: w.max * opts.multiplier,
-        local: new LocalStore(false, false, 10_000),
+        local: localStore(`${name}:${windowMs}`),
         shared: opts.redis ? new RedisStore(false, false, opts.redis, `${opts.keyPrefix}rl:${name}:${windowMs}:`) : null,
       };
     });

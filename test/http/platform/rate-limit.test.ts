@@ -16,6 +16,10 @@ const limitedRoutes: RoutePlugin = async (app, { guards }) => {
     schema: { response: { 200: Ok } },
     onRequest: guards.rateLimit('test-two-windows', [{ max: 2, per: 'minute' }, { max: 1, per: 'hour' }]),
   }, ok);
+  // Two routes naming one limit (as refresh/ and its root alias do) count together.
+  for (const path of ['/test/shared-a/', '/test/shared-b/']) {
+    app.get(path, { schema: { response: { 200: Ok } }, onRequest: guards.rateLimit('test-shared', [{ max: 2, per: 'minute' }]) }, ok);
+  }
 };
 
 const OUTSIDE_DEBUG = { SVC_DEBUG: 'false', SVC_RATE_LIMITING_ENABLED: 'true', SVC_TRUSTED_PROXIES: '127.0.0.1' };
@@ -79,6 +83,11 @@ describe('rate limits outside debug', () => {
   it('keeps separate counters per route', async () => {
     assert.deepEqual(await statuses(t, 'test/one-per-minute/', '198.51.100.6', 2), [200, 429]);
     assert.equal((await get(t, 'test/three-per-minute/', '198.51.100.6')).statusCode, 200);
+  });
+
+  it('counts routes that name the same limit in one counter, without Redis too', async () => {
+    assert.deepEqual(await statuses(t, 'test/shared-a/', '198.51.100.9', 2), [200, 200]);
+    assert.equal((await get(t, 'test/shared-b/', '198.51.100.9')).statusCode, 429);
   });
 
   it('does not count requests refused for missing application credentials', async () => {
