@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createEndpointFaults } from './endpoint-faults.js';
 
 export interface GithubEmail { email: string; primary: boolean; verified: boolean }
 
@@ -90,8 +91,7 @@ export async function startOAuth2Server(opts: OAuth2ServerOptions = {}): Promise
   const users = new Map<string, GithubUser>();
   const codes = new Map<string, Code>();
   const tokens = new Map<string, Token>();
-  const faults = { stallMs: 0, stalled: new Set<OAuth2Endpoint>(), garbled: new Set<OAuth2Endpoint>() };
-  const timers = new Set<NodeJS.Timeout>();
+  const faults = createEndpointFaults(DEFAULT_FAULTS);
 
   const issueCode = (c: Omit<Code, 'expires'>) => {
     const code = randomBytes(10).toString('hex');
@@ -153,10 +153,8 @@ export async function startOAuth2Server(opts: OAuth2ServerOptions = {}): Promise
     const path = url.pathname;
     const checkPath = facebook ? null : /^\/applications\/([^/]+)\/token$/.exec(path);
     const endpoint: OAuth2Endpoint | undefined = (facebook ? FACEBOOK_PATHS : GITHUB_PATHS)[path] ?? (checkPath ? 'token_check' : undefined);
-    if (endpoint && faults.stalled.has(endpoint)) {
-      await new Promise<void>((resolve) => { const t = setTimeout(() => { timers.delete(t); resolve(); }, faults.stallMs); timers.add(t); });
-    }
-    if (endpoint && faults.garbled.has(endpoint)) {
+    await faults.hold(endpoint);
+    if (faults.garbled(endpoint)) {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<html><body><h1>Unicorn!</h1></body></html>');
       return;
     }
@@ -259,14 +257,7 @@ export async function startOAuth2Server(opts: OAuth2ServerOptions = {}): Promise
       if (!users.has(login)) throw new Error(`no user "${login}": call setUser first`);
       return issueToken({ login, clientId: to, scope });
     },
-    stall(ms, on = DEFAULT_FAULTS) { faults.stallMs = ms; faults.stalled = new Set(on); },
-    garbage(on = DEFAULT_FAULTS) { faults.garbled = new Set(on); },
-    restore() { faults.stalled.clear(); faults.garbled.clear(); },
-    close: () => new Promise<void>((resolve) => {
-      for (const timer of timers) clearTimeout(timer);
-      timers.clear();
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    ...faults.controls,
+    close: () => faults.close(server),
   };
 }

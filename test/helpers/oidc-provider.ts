@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose';
+import { createEndpointFaults } from './endpoint-faults.js';
 
 /** Claims a test gives an account; any other key is released too when named in `extraClaims`. */
 export interface OidcAccount {
@@ -112,12 +113,6 @@ function loadOidcProvider(): Promise<OidcProviderModule> {
   })();
 }
 
-/** A wait `close` can cancel: the stalled request then never gets an answer. */
-const sleep = (ms: number, timers: Set<NodeJS.Timeout>) => new Promise<void>((resolve) => {
-  const timer = setTimeout(() => { timers.delete(timer); resolve(); }, ms);
-  timers.add(timer);
-});
-
 const readForm = async (req: IncomingMessage) => {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -131,8 +126,7 @@ export async function startOidcProvider(opts: OidcProviderOptions): Promise<Test
   const clientSecret = opts.clientSecret ?? randomBytes(24).toString('base64url');
   const otherClient = { id: `other-${randomBytes(4).toString('hex')}`, secret: randomBytes(24).toString('base64url') };
   const accounts = new Map<string, OidcAccount>();
-  const faults = { stallMs: 0, stalled: new Set<OidcEndpoint>(), garbled: new Set<OidcEndpoint>() };
-  const timers = new Set<NodeJS.Timeout>();
+  const faults = createEndpointFaults(DEFAULT_FAULTS);
 
   const [own, foreign] = await Promise.all([1, 2].map(() => generateKeyPair('RS256', { extractable: true })));
   const kid = randomUUID();
@@ -171,8 +165,8 @@ export async function startOidcProvider(opts: OidcProviderOptions): Promise<Test
 
   provider.use(async (ctx, next) => {
     const endpoint = PATHS[ctx.path];
-    if (endpoint && faults.stalled.has(endpoint)) await sleep(faults.stallMs, timers);
-    if (endpoint && faults.garbled.has(endpoint)) {
+    await faults.hold(endpoint);
+    if (faults.garbled(endpoint)) {
       ctx.status = 200;
       ctx.type = 'text/html';
       ctx.body = '<html><body><h1>Service temporarily unavailable</h1></body></html>';
@@ -263,14 +257,7 @@ export async function startOidcProvider(opts: OidcProviderOptions): Promise<Test
         .setIssuer(iss).setAudience(audience).setSubject(sub).setIssuedAt(iat).setExpirationTime(iat + expiresIn)
         .sign((signWithForeignKey ? foreign : own)!.privateKey);
     },
-    stall(ms, on = DEFAULT_FAULTS) { faults.stallMs = ms; faults.stalled = new Set(on); },
-    garbage(on = DEFAULT_FAULTS) { faults.garbled = new Set(on); },
-    restore() { faults.stalled.clear(); faults.garbled.clear(); },
-    close: () => new Promise<void>((resolve) => {
-      for (const timer of timers) clearTimeout(timer);
-      timers.clear();
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    ...faults.controls,
+    close: () => faults.close(server),
   };
 }
