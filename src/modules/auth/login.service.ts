@@ -125,7 +125,7 @@ export function createLoginService(deps: Deps) {
    */
   async function completeLogin(user: users.LoginUser, identifier: string, deviceInfo: string | undefined, meta: LoginMeta,
     secondFactor?: 'passkey') {
-    const scope = scopeFor(secondFactor ? { ...user, is_2fa_enabled: true } : user);
+    const scope = scopeFor({ ...user, second_factor: secondFactor });
     if (scope === '2fa_setup_only') return refuseUntilTwoFactor(user, identifier, deviceInfo, meta);
     if (isDeletionPending(user)) return signInPendingDeletion(user, identifier, deviceInfo, meta);
     let done: SignedIn;

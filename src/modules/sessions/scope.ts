@@ -7,14 +7,17 @@ export interface ScopeSubject {
   is_staff: boolean;
   is_superuser: boolean;
   is_2fa_enabled: boolean;
+  /** The session's sign-in proved two factors another way: `passkey` (a passkey that verified the user). */
+  second_factor?: string | null;
 }
 
 /**
  * SPEC.md "Token scope", for logins and refreshes alike: an administrator (is_staff or is_superuser) without 2FA
  * gets `2fa_setup_only`, which takes precedence over `password_change_only`; once 2FA is on, the flag to change
- * the password is enforced.
+ * the password is enforced. A session opened with a passkey that verified the user proved two factors
+ * (DECISIONS.md "Passkeys"): the gate counts it, at the login and at every refresh.
  */
 export function tokenScopeFor(u: ScopeSubject, config: Pick<Config, 'FORCE_PASSWORD_CHANGE_ON_FIRST_LOGIN_ENABLED'>): TokenScope {
-  if ((u.is_staff || u.is_superuser) && !u.is_2fa_enabled) return '2fa_setup_only';
+  if ((u.is_staff || u.is_superuser) && !u.is_2fa_enabled && u.second_factor !== 'passkey') return '2fa_setup_only';
   return u.must_change_password && config.FORCE_PASSWORD_CHANGE_ON_FIRST_LOGIN_ENABLED ? 'password_change_only' : 'full';
 }

@@ -141,9 +141,7 @@ export function createSessionService({ db, clock, config, audit }: Deps) {
       && row.is_active && !row.is_banned && row.deleted_at === null && !(row.locked_until && row.locked_until > now)
       && !(row.tokens_valid_after && row.created_at < row.tokens_valid_after);
     if (!usable) return { kind: 'failed' };
-    // A session opened with a passkey that verified the user proved two factors: the administrators' gate counts it.
-    const base = { userId: row.user_id, sessionId: row.session_id,
-      account: { ...row, is_2fa_enabled: row.is_2fa_enabled || row.second_factor === 'passkey' } };
+    const base = { userId: row.user_id, sessionId: row.session_id, account: row };
     if (!config.REFRESH_TOKEN_ROTATION) {
       await tokens.touchRefreshToken(db, row.id, now);
       await sessions.touchSession(db, row.session_id, now);
