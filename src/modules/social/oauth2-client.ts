@@ -1,38 +1,21 @@
 import type { SocialProviderConfig } from '../../config/social-providers.js';
-import { PROVIDER_TIMEOUT_SECONDS, ProviderError, splitName, type ProviderIdentity } from './identity.js';
+import { ProviderError, splitName, type ProviderIdentity } from './identity.js';
 import type { CodeExchange } from './oidc-client.js';
+import { callProvider } from './provider-http.js';
 
 /**
  * The plain OAuth 2 providers (github, facebook): code exchange, the profile and its verified address, and the proof
- * that a provider access token was issued to our client. Every call is bounded; an answer that is not the JSON
- * expected fails the sign-in (401), never the server.
+ * that a provider access token was issued to our client. Every call goes through `callProvider` (bounded; an answer
+ * that is not the JSON expected fails the sign-in, never the server).
  */
 export function createOAuth2Client() {
-  async function call(url: string, init: RequestInit = {}): Promise<Record<string, unknown> | unknown[]> {
-    let res: Response;
-    try {
-      res = await fetch(url, { ...init, redirect: 'error', signal: AbortSignal.timeout(PROVIDER_TIMEOUT_SECONDS * 1000),
-        headers: { accept: 'application/json', 'user-agent': 'Gatehouse', ...(init.headers as Record<string, string> | undefined) } });
-    } catch {
-      throw new ProviderError('unreachable');
-    }
-    if (!res.ok) throw new ProviderError(`http_${res.status}`);
-    try {
-      const body = await res.json() as unknown;
-      if (typeof body !== 'object' || body === null) throw new Error('not an object');
-      return body as Record<string, unknown> | unknown[];
-    } catch {
-      throw new ProviderError('invalid_response');
-    }
-  }
-
   const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
   /** The authorization code grant (client secret in the body, as both providers accept). */
   async function exchangeCode(p: SocialProviderConfig, x: CodeExchange): Promise<ProviderIdentity> {
     const form = new URLSearchParams({ grant_type: 'authorization_code', client_id: p.client_id, client_secret: p.client_secret,
       code: x.code, redirect_uri: x.redirectUri, ...(x.codeVerifier ? { code_verifier: x.codeVerifier } : {}) });
-    const body = await call(p.token_url!, { method: 'POST', body: form,
+    const body = await callProvider(p.token_url!, { method: 'POST', body: form,
       headers: { 'content-type': 'application/x-www-form-urlencoded' } }) as Record<string, unknown>;
     if (typeof body.access_token !== 'string' || body.access_token === '') {
       throw new ProviderError(typeof body.error === 'string' ? body.error.slice(0, 64) : 'no_access_token');
@@ -47,13 +30,13 @@ export function createOAuth2Client() {
   async function fromAccessToken(p: SocialProviderConfig, accessToken: string): Promise<ProviderIdentity> {
     if (p.name === 'github' && p.token_check_url) {
       const basic = Buffer.from(`${p.client_id}:${p.client_secret}`).toString('base64');
-      await call(p.token_check_url.replace('{client_id}', encodeURIComponent(p.client_id)), { method: 'POST',
+      await callProvider(p.token_check_url.replace('{client_id}', encodeURIComponent(p.client_id)), { method: 'POST',
         body: JSON.stringify({ access_token: accessToken }), headers: { authorization: `Basic ${basic}`, 'content-type': 'application/json' } });
     } else if (p.name === 'facebook' && p.debug_token_url) {
       const url = new URL(p.debug_token_url);
       url.searchParams.set('input_token', accessToken);
       url.searchParams.set('access_token', `${p.client_id}|${p.client_secret}`);
-      const data = ((await call(url.toString())) as { data?: { app_id?: unknown; is_valid?: unknown } }).data;
+      const data = ((await callProvider(url.toString())) as { data?: { app_id?: unknown; is_valid?: unknown } }).data;
       if (data?.is_valid !== true || String(data.app_id) !== p.client_id) throw new ProviderError('token_not_ours');
     } else {
       throw new ProviderError('token_check_unavailable');
@@ -63,12 +46,12 @@ export function createOAuth2Client() {
 
   /** The person behind a token: github's verified primary address from its emails API; facebook's address is trusted. */
   async function profile(p: SocialProviderConfig, accessToken: string): Promise<ProviderIdentity> {
-    const user = await call(p.userinfo_url!, { headers: bearer(accessToken) }) as Record<string, unknown>;
+    const user = await callProvider(p.userinfo_url!, { headers: bearer(accessToken) }) as Record<string, unknown>;
     const id = typeof user.id === 'number' || typeof user.id === 'string' ? String(user.id) : '';
     if (!id) throw new ProviderError('no_subject');
     let email: string | null = null;
     if (p.name === 'github' && p.emails_url) {
-      const emails = await call(p.emails_url, { headers: bearer(accessToken) });
+      const emails = await callProvider(p.emails_url, { headers: bearer(accessToken) });
       const primary = Array.isArray(emails)
         ? emails.find((e) => (e as { primary?: unknown }).primary === true && (e as { verified?: unknown }).verified === true) as
           { email?: unknown } | undefined

@@ -2,6 +2,7 @@ import { createRemoteJWKSet, jwtVerify } from 'jose';
 import * as client from 'openid-client';
 import type { SocialProviderConfig } from '../../config/social-providers.js';
 import { identityFromClaims, PROVIDER_TIMEOUT_SECONDS, ProviderError, type ProviderIdentity } from './identity.js';
+import { callProvider } from './provider-http.js';
 
 export interface CodeExchange {
   code: string;
@@ -96,14 +97,7 @@ export function createOidcClient() {
     if (p.name !== 'google' || !p.tokeninfo_url) throw new ProviderError('token_check_unavailable');
     const url = new URL(p.tokeninfo_url);
     url.searchParams.set('access_token', accessToken);
-    let info: Record<string, unknown>;
-    try {
-      const res = await fetch(url, { redirect: 'error', signal: AbortSignal.timeout(PROVIDER_TIMEOUT_SECONDS * 1000) });
-      if (!res.ok) throw new ProviderError(`http_${res.status}`);
-      info = await res.json() as Record<string, unknown>;
-    } catch (err) {
-      throw err instanceof ProviderError ? err : new ProviderError('invalid_response');
-    }
+    const info = await callProvider(url) as Record<string, unknown>;
     if (info.aud !== p.client_id && info.azp !== p.client_id) throw new ProviderError('token_not_ours');
     const config = await configurationOf(p);
     let profile: Record<string, unknown>;
