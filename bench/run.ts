@@ -12,6 +12,7 @@ import { ensurePostgres, postgresVersion, recreateDatabases } from './lib/postgr
 import { computeRatios, renderText, type Report } from './lib/report.js';
 import { commitId, machine, writeResults } from './lib/results.js';
 import { runBaselines, runDashboard, runGatehouse, runPeer, type RunContext } from './lib/suites.js';
+import { runUserImport } from './lib/user-import.js';
 
 /** The databases the selected parts use (the dashboard keeps its own seeded one), so a partial run drops no other. */
 function databasesFor(opts: Options): string[] {
@@ -62,6 +63,7 @@ async function main(): Promise<number> {
     for (const kind of opts.databases) await part(`Gatehouse on ${kind}`, () => runGatehouse(ctx, kind));
     await part('better-auth', () => runPeer(ctx));
     if (opts.databases.includes('postgres')) await part('dashboard', () => runDashboard(ctx));
+    await part('user import', () => runUserImport(ctx));
   }
 
   report.ratios = computeRatios(report.scenarios);

@@ -71,6 +71,10 @@ export async function buildApp(container: Container, opts: BuildAppOptions = {})
     done();
   });
 
+  // Signing keys are loaded (the first one created) before the first request, then kept current until close.
+  app.addHook('onReady', async () => { await container.services.keys.start(); });
+  app.addHook('onClose', async () => { await container.services.keys.stop(); });
+
   const metrics = config.METRICS_ENABLED ? registerMetrics(app) : null;
   if (config.SECURITY_HEADERS_ENABLED) {
     registerSecurityHeaders(app);

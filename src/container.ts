@@ -16,7 +16,7 @@ import { createApplicationService } from './modules/applications/applications.se
 import { createAgentActionWriter } from './modules/audit/agent-action-writer.js';
 import { createAuditService } from './modules/audit/audit.service.js';
 import { createLockoutService } from './modules/auth/lockout.service.js';
-import { createLoginService } from './modules/auth/login.service.js';
+import { ADMIN_SETUP_TOKEN_LIFETIME, createLoginService } from './modules/auth/login.service.js';
 import { createLogoutService } from './modules/auth/logout.service.js';
 import { createRegistrationService } from './modules/auth/registration.service.js';
 import { createDashboardService } from './modules/dashboard/dashboard.service.js';
@@ -24,6 +24,7 @@ import { createDeletionService } from './modules/deletion/deletion.service.js';
 import { createDeletionCompletionService } from './modules/deletion/completion.service.js';
 import { createDeletionAdminService } from './modules/deletion/deletion-admin.service.js';
 import { createExportService } from './modules/export/export.service.js';
+import { createKeyService } from './modules/keys/keys.service.js';
 import { createInvitationService } from './modules/organizations/invitations.service.js';
 import { createMemberService } from './modules/organizations/members.service.js';
 import { createOrganizationService } from './modules/organizations/organizations.service.js';
@@ -53,7 +54,11 @@ import { createPasskeyAuthenticationService } from './modules/passkeys/authentic
 import { createPasskeyCredentialService } from './modules/passkeys/credentials.service.js';
 import { createPasskeyRegistrationService } from './modules/passkeys/registration.service.js';
 import { createTwoFactorService } from './modules/twofactor/twofactor.service.js';
+import { createUserImportService } from './modules/users/import.service.js';
 import { createUserService } from './modules/users/users.service.js';
+import { createWebhookDeliveryService } from './modules/webhooks/delivery.service.js';
+import { createWebhookEvents } from './modules/webhooks/webhook-events.service.js';
+import { createWebhookService } from './modules/webhooks/webhooks.service.js';
 import { createOutboxService } from './notifications/outbox.service.js';
 import { createNotifier, type Notifier } from './notifications/senders.js';
 import { createSealer, deriveKey } from './security/seal.js';
@@ -86,6 +91,11 @@ export async function buildContainer(opts: ContainerOptions) {
     sealer: createSealer(deriveKey(secretKey, 'outbox')), onError });
 
   const audit = createAuditService({ db, clock, config });
+  // Webhook events are written in the transactions of the changes they report, and sent after commit.
+  const webhookSealer = createSealer(deriveKey(secretKey, 'webhooks'));
+  const webhookDelivery = createWebhookDeliveryService({ db, clock, sealer: webhookSealer, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_URLS,
+    onError: throttled(onError, 60_000, () => clock.now().getTime()) });
+  const events = createWebhookEvents({ db, clock, onEnqueued: webhookDelivery.kickSoon });
   // Agent requests' audit rows, written off the request path; one lost batch is one line a minute at most.
   const agentActions = createAgentActionWriter({ db, onError: throttled(onError, 60_000, () => clock.now().getTime()) });
   const applications = createApplicationService({ db, clock, audit });
@@ -93,16 +103,19 @@ export async function buildContainer(opts: ContainerOptions) {
   const breach = createBreachChecker({ apiUrl: config.BREACH_CHECK_API_URL, isCommon: isCommonPassword,
     onUnavailable: throttled(onError, 60_000, () => clock.now().getTime()) });
   const passwords = createPasswordService({ db, config, hasher, breach });
-  const users = createUserService({ db, clock, hasher, passwords });
+  const users = createUserService({ db, clock, hasher, passwords, events });
   const rbac = createRbacService({ db });
-  const sessions = createSessionService({ db, clock, config, audit });
-  const bearer = createBearerService({ db, clock, config, jwtKey: sessions.jwtKey });
-  const lockout = createLockoutService({ db, clock, config, audit });
+  // Access-token signing keys; a superseded key verifies until the longest token it may have signed has expired.
+  const keys = createKeyService({ db, clock, config, redis, sealer: createSealer(deriveKey(secretKey, 'signing-keys')),
+    longestTokenLifetime: Math.max(config.JWT_ACCESS_TOKEN_LIFETIME, ADMIN_SETUP_TOKEN_LIFETIME), onError });
+  const sessions = createSessionService({ db, clock, config, audit, events, keys });
+  const bearer = createBearerService({ db, clock, config, keys });
+  const lockout = createLockoutService({ db, clock, config, audit, events });
   const twofactor = createTwoFactorService({ db, clock, config, verifyPassword: users.verifyPassword, audit, lockout,
-    sealer: createSealer(deriveKey(secretKey, 'totp')), codeKey: deriveKey(secretKey, 'backup-codes') });
+    sealer: createSealer(deriveKey(secretKey, 'totp')), codeKey: deriveKey(secretKey, 'backup-codes'), events });
   const deletion = createDeletionService({ db, clock, config, audit, lockout, sessions, outbox, verifyPassword: users.verifyPassword,
-    verifySecondFactor: twofactor.verifyLoginCode });
-  const members = createMemberService({ db, clock, config, audit });
+    verifySecondFactor: twofactor.verifyLoginCode, events });
+  const members = createMemberService({ db, clock, config, audit, events });
   const invitations = createInvitationService({ db, clock, config, audit, outbox, members });
   // Invitations waiting for a verified address become memberships when its account signs in or verifies it, never
   // at the cost of that sign-in or verification; with organizations off, neither pays anything.
@@ -111,28 +124,28 @@ export async function buildContainer(opts: ContainerOptions) {
       .catch((err: Error) => onError(`accepting invitations for user ${user.id} failed: ${err.message}`))
     : undefined;
   const login = createLoginService({ db, clock, config, audit, lockout, sessions, rbac,
-    verifyPassword: users.verifyPassword, verifySecondFactor: twofactor.verifyLoginCode, onSignIn: acceptInvitations });
+    verifyPassword: users.verifyPassword, verifySecondFactor: twofactor.verifyLoginCode, onSignIn: acceptInvitations, events });
   const registration = createRegistrationService({ db, users, sessions, login, audit });
   const auth = createLogoutService({ db, sessions, audit });
-  const profile = createProfileService({ db, clock, rbac });
+  const profile = createProfileService({ db, clock, rbac, events });
   const permissions = createPermissionService({ db, clock, audit });
   const roles = createRoleService({ db, clock, audit });
   const userGrants = createUserGrantsService({ db, audit, rbac });
-  const adminUsers = createAdminUserService({ db, clock, audit, rbac, sessions });
+  const adminUsers = createAdminUserService({ db, clock, audit, rbac, sessions, events });
   const security = createSecurityService({ db, clock, audit, sessions });
   const socialAccounts = createSocialAccountService({ db, audit });
-  const deletionCompletion = createDeletionCompletionService({ db, clock, config, audit, outbox });
+  const deletionCompletion = createDeletionCompletionService({ db, clock, config, audit, outbox, events });
   const deletionAdmin = createDeletionAdminService({ db, clock, completion: deletionCompletion });
   const auditLogs = createAuditLogService({ db, pending: agentActions });
   const organizations = createOrganizationService({ db, clock, config, audit });
   const dashboard = createDashboardService({ db, clock, config });
   const dataExport = createExportService({ db, clock, config, verifyPassword: users.verifyPassword, audit, lockout, rbac,
     pendingAudit: agentActions });
-  const agentAuth = createAgentAuthService({ db, counters: database.counters, clock, audit });
+  const agentAuth = createAgentAuthService({ db, counters: database.counters, clock, audit, events });
   const agentUsage = createUsageService({ db, clock, agentAuth });
   const agentActivity = createAgentActivityService({ db, clock, writer: agentActions });
-  const agentTokens = createAgentTokenService({ db, clock, config, audit, rbac, orgs: organizations.resolver });
-  const pendingActions = createPendingActionService({ db, clock, config, audit, key: deriveKey(secretKey, 'agent-actions') });
+  const agentTokens = createAgentTokenService({ db, clock, config, audit, rbac, orgs: organizations.resolver, events });
+  const pendingActions = createPendingActionService({ db, clock, config, audit, key: deriveKey(secretKey, 'agent-actions'), events });
   const authorize = createAuthorizeService({ config, agents: agentAuth, orgs: organizations.resolver, pendingActions });
   const socialLogin = createSocialLoginService({ db, clock, login, users });
   // Only the provider's name and an error code are reported: never what the provider answered.
@@ -150,10 +163,11 @@ export async function buildContainer(opts: ContainerOptions) {
   const otpLogin = createOtpLoginService({ db, clock, config, users, otp, login, lockout, audit,
     codeKey: deriveKey(secretKey, 'otp') });
   const magicLinks = createMagicLinkService({ db, clock, config, outbox, login, lockout });
-  const passwordReset = createPasswordResetService({ db, clock, config, hasher, audit, sessions, passwords, otp });
+  const passwordReset = createPasswordResetService({ db, clock, config, hasher, audit, sessions, passwords, otp, events });
   const passwordChange = createPasswordChangeService({ db, clock, hasher, verifyPassword: users.verifyPassword, audit, lockout,
     sessions, passwords, otp,
-    consumeLoginCode: otpLogin.consumeLoginCodeForSetInitial });
+    consumeLoginCode: otpLogin.consumeLoginCodeForSetInitial, events });
+  const webhooks = createWebhookService({ db, clock, config, audit, sealer: webhookSealer, events, delivery: webhookDelivery });
 
   return {
     config,
@@ -164,11 +178,13 @@ export async function buildContainer(opts: ContainerOptions) {
     redis,
     inbox,
     services: {
-      outbox, applications, audit, users, rbac, sessions, bearer, lockout, login, registration, auth, profile,
+      outbox, applications, audit, users, rbac, keys, sessions, bearer, lockout, login, registration, auth, profile,
       otpLogin, magicLinks,
       permissions, roles, userGrants, adminUsers, security, auditLogs, otp, passwords, twofactor, passwordChange, passwordReset,
       deletionCompletion, deletionAdmin, socialAccounts, social, socialBrowser, passkeyRegistration, passkeyAuthentication, passkeyCredentials,
       organizations, members, invitations, dashboard, deletion, dataExport, agentAuth, agentTokens, pendingActions, authorize, agentUsage, agentActivity,
+      webhooks, webhookDelivery, webhookEvents: events,
+      userImport: createUserImportService({ db, clock, hasher, audit, events }),
     },
   };
 }

@@ -7,7 +7,8 @@ export const PEER_SCENARIOS = ['better-auth-sign-in', 'better-auth-get-session']
 /** On PostgreSQL only, against their own seeded database of a million accounts (`setup/seed-dashboard.ts`). */
 export const DASHBOARD_SCENARIOS = ['dashboard-stats', 'dashboard-auth'] as const;
 /** `startup` alone starts each selected Gatehouse and measures its start-up, without load. */
-const ALL = [...BASELINES, ...GATEHOUSE_SCENARIOS, ...PEER_SCENARIOS, ...DASHBOARD_SCENARIOS, 'startup'] as const;
+/** `user-import`: a 100,000-line file through `gatehouse users import` on PostgreSQL (`lib/user-import.ts`). */
+const ALL = [...BASELINES, ...GATEHOUSE_SCENARIOS, ...PEER_SCENARIOS, ...DASHBOARD_SCENARIOS, 'startup', 'user-import'] as const;
 const GROUPS: Record<string, readonly string[]> = {
   baselines: BASELINES, gatehouse: GATEHOUSE_SCENARIOS, 'better-auth': PEER_SCENARIOS, dashboard: DASHBOARD_SCENARIOS,
 };

@@ -33,6 +33,20 @@ export interface RatioFigures {
   rounds?: Array<number | null>;
 }
 
+/** One run of the `user-import` scenario (`lib/user-import.ts`): a whole file through `gatehouse users import`. */
+export interface ImportFigures {
+  round: number;
+  rows: number;
+  file_mib: number;
+  created: number;
+  /** Spawn to exit of the command. */
+  seconds: number;
+  rows_per_s: number;
+  /** The same file again: every line unchanged. */
+  rerun_unchanged: number;
+  rerun_seconds: number;
+}
+
 export interface Report {
   generated_at: string;
   commit: string;
@@ -42,6 +56,7 @@ export interface Report {
   servers: ServerFigures[];
   ratios: RatioFigures[];
   failures: string[];
+  imports?: ImportFigures[];
 }
 
 export const fromLoad = (system: System, scenario: string, r: LoadResult): ScenarioFigures => ({
@@ -222,6 +237,12 @@ export function reportTables(report: Report): Array<{ title: string; head: strin
           num(c.database, 3), num(c.load, 3), num(total, 3)];
       }),
     },
+    ...(report.imports?.length ? [{
+      title: 'User import on PostgreSQL (gatehouse users import, spawn to exit; target: 100,000 rows in under 120 s)',
+      head: ['Round', 'rows', 'file MiB', 'created', 'seconds', 'rows/s', 're-run unchanged', 're-run seconds'],
+      rows: report.imports.map((i) => [String(i.round), String(i.rows), num(i.file_mib, 1), String(i.created), num(i.seconds, 1),
+        num(i.rows_per_s, 0), String(i.rerun_unchanged), num(i.rerun_seconds, 1)]),
+    }] : []),
     {
       title: 'Servers',
       head: ['Server', 'start-up ms (spawn → ready 200)', 'peak RSS MiB (VmHWM)'],

@@ -1,14 +1,16 @@
 import { parseArgs } from 'node:util';
 import { readEnvironment } from '../config/env.js';
 import { describeFailure, print, UsageError } from './output.js';
-import { APP_CREATE_USAGE, HELP, USER_CREATE_USAGE } from './usage.js';
+import { APP_CREATE_USAGE, HELP, KEYS_USAGE, USER_CREATE_USAGE, USERS_IMPORT_USAGE } from './usage.js';
 
 // Commands load the server and database code; importing them lazily keeps `--help` and usage errors quick.
 const commands = {
   create: () => import('./commands/create.js'),
   database: () => import('./commands/database.js'),
   jobs: () => import('./commands/jobs.js'),
+  keys: () => import('./commands/keys.js'),
   quickstart: () => import('./commands/quickstart.js'),
+  users: () => import('./commands/users.js'),
 };
 
 const isHelp = (arg: string | undefined) => arg === '--help' || arg === '-h';
@@ -94,6 +96,31 @@ async function run(argv: string[]): Promise<void> {
         verified: Boolean(values.verified),
         json: Boolean(values.json),
       });
+    }
+    case 'users': {
+      if (isHelp(sub)) { print(HELP); return; }
+      if (sub !== 'import') throw new UsageError(`usage: gatehouse ${USERS_IMPORT_USAGE}`);
+      const { values, positionals } = parse(rest, {
+        format: { type: 'string' }, 'dry-run': { type: 'boolean' }, update: { type: 'boolean' },
+      }, USERS_IMPORT_USAGE);
+      if (wantsHelp(values)) return;
+      if (positionals.length > 1) throw new UsageError(`users import: one file at a time (usage: gatehouse ${USERS_IMPORT_USAGE})`);
+      return (await commands.users()).usersImportCommand(env, {
+        file: positionals[0], format: values.format as string | undefined,
+        dryRun: Boolean(values['dry-run']), update: Boolean(values.update),
+      });
+    }
+    case 'keys': {
+      if (isHelp(sub)) { print(HELP); return; }
+      if (sub === 'list') {
+        const { values } = parse(rest, { json: { type: 'boolean' } }, 'keys list [--json]');
+        if (wantsHelp(values)) return;
+        return (await commands.keys()).keysListCommand(env, { json: Boolean(values.json) });
+      }
+      if (sub !== 'rotate') throw new UsageError(`usage: gatehouse ${KEYS_USAGE}`);
+      const { values } = parse(rest, {}, 'keys rotate');
+      if (wantsHelp(values)) return;
+      return (await commands.keys()).keysRotateCommand(env);
     }
     case 'jobs': {
       if (isHelp(sub)) { print(HELP); return; }

@@ -3,6 +3,10 @@ export const APP_CREATE_USAGE = 'app create --name N [--redirect-uri URI]... [--
 export const USER_CREATE_USAGE = 'user create --email E --password P [--phone +CCNUMBER] [--first-name F] [--last-name L] '
   + '[--role CODE]... [--staff] [--superuser] [--must-change-password] [--verified] [--json]';
 
+export const KEYS_USAGE = 'keys rotate | keys list [--json]';
+
+export const USERS_IMPORT_USAGE = 'users import FILE [--format jsonl] [--dry-run] [--update]';
+
 export const HELP = `Usage: gatehouse <command> [options]
 
 Commands:
@@ -14,7 +18,11 @@ Commands:
   app create --name N [--redirect-uri URI]... [--origin URL]... [--json]
   user create --email E --password P [--phone +CCNUMBER] [--first-name F] [--last-name L]
               [--role CODE]... [--staff] [--superuser] [--must-change-password] [--verified] [--json]
+  users import FILE [--format jsonl] [--dry-run] [--update]
+                                import users (JSON lines) with their password hashes from another system
   jobs run <name>               run one background job now
+  keys rotate                   add a signing key that signs from now on (EdDSA, ES256, RS256 keys kept in the database)
+  keys list [--json]            list the signing keys with their state (active, verifying, retired)
 
 Settings come from the environment (and .env in the working directory); see the README.
 `;

@@ -217,7 +217,7 @@ describe('loadConfig: strict parsing', () => {
   it('accepts every lifetime down to 1 second, with one warning outside debug naming each short one', () => {
     const short = { SVC_JWT_ACCESS_TOKEN_LIFETIME: '2', SVC_JWT_REFRESH_TOKEN_LIFETIME: '1', SVC_OTP_LIFETIME: '8',
       SVC_MAGIC_LINK_LIFETIME: '1', SVC_LOCKOUT_DURATION: '1', SVC_OUTBOX_POLL_INTERVAL: '1' };
-    const { config, warnings } = load(short);
+    const { config, warnings } = load({ ...short, SVC_ENCRYPTION_KEY: SECRET });
     assert.equal(config.JWT_ACCESS_TOKEN_LIFETIME, 2);
     assert.equal(config.JWT_REFRESH_TOKEN_LIFETIME, 1);
     assert.equal(config.OTP_LIFETIME, 8);
@@ -225,7 +225,7 @@ describe('loadConfig: strict parsing', () => {
     assert.equal(warnings.length, 1, warnings.join('; '));
     assert.match(warnings[0]!, /SVC_JWT_ACCESS_TOKEN_LIFETIME=2, SVC_JWT_REFRESH_TOKEN_LIFETIME=1, SVC_OTP_LIFETIME=8, SVC_MAGIC_LINK_LIFETIME=1/);
     assert.deepEqual(loadConfig({ ...short, SVC_DEBUG: 'true', SVC_JWT_SECRET_KEY: SECRET }).warnings, []);
-    assert.deepEqual(load({ SVC_JWT_ACCESS_TOKEN_LIFETIME: '30', SVC_OTP_LIFETIME: '30' }).warnings, []);
+    assert.deepEqual(load({ SVC_JWT_ACCESS_TOKEN_LIFETIME: '30', SVC_OTP_LIFETIME: '30', SVC_ENCRYPTION_KEY: SECRET }).warnings, []);
   });
 
   it('accepts true and false for booleans', () => {
@@ -337,7 +337,8 @@ describe('loadConfig: invariants', () => {
   });
 
   it('outside debug, a valid configuration loads without warnings', () => {
-    assert.deepEqual(load().warnings, []);
+    // Without SVC_ENCRYPTION_KEY, HS256 warns about the derived key (src/config/signing.test.ts).
+    assert.deepEqual(load({ SVC_ENCRYPTION_KEY: SECRET }).warnings, []);
   });
 
   it('refuses SVC_SMS_BACKEND=webhook without SVC_SMS_WEBHOOK_URL', () => {

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { ConfigError } from './errors.js';
 import { PRESETS } from './presets.js';
-import { SETTINGS, envName, type Config, type PresetName, type SettingDef, type SettingKey } from './settings.js';
+import { privateKeyProblem } from '../security/signing-keys.js';
+import { SETTINGS, envName, publicUrlOf, type Config, type PresetName, type SettingDef, type SettingKey } from './settings.js';
 import { parseSocialProviders } from './social-providers.js';
 
 export { ConfigError } from './errors.js';
@@ -94,7 +95,11 @@ export function loadConfig(env: Env): LoadedConfig {
   for (const key of Object.keys(SETTINGS) as SettingKey[]) {
     if (explicit.has(key)) { values[key] = explicit.get(key); sources[key] = 'env'; }
     else if (key in presetValues) { values[key] = presetValues[key]; sources[key] = 'preset'; }
-    else { values[key] = SETTINGS[key].default; sources[key] = 'default'; }
+    else {
+      const def = SETTINGS[key] as SettingDef;
+      values[key] = debug && def.debugDefault !== undefined ? def.debugDefault : def.default;
+      sources[key] = 'default';
+    }
   }
   values.SHORTCUT_SECURE_MODE = preset;
   if (!explicit.has('SHORTCUT_SECURE_MODE')) sources.SHORTCUT_SECURE_MODE = 'derived';
@@ -112,23 +117,32 @@ function shortLifetimes(values: Record<string, unknown>): string[] {
     .map((key) => `${envName(key)}=${values[key] as number}`);
 }
 
-/** Invariants that no combination of settings may break. Mutates `values` only to fill the debug secret. */
+/** Invariants that no combination of settings may break. Mutates `values` only to fill the debug secret and the issuer. */
 function checkInvariants(values: Record<string, unknown>, sources: Record<SettingKey, Source>): string[] {
   const warnings: string[] = [];
   const secret = values.JWT_SECRET_KEY as string | null;
   if (secret !== null && Buffer.byteLength(secret, 'utf8') < MIN_JWT_SECRET_BYTES) {
     throw new ConfigError(`Invalid setting SVC_JWT_SECRET_KEY: must be at least ${MIN_JWT_SECRET_BYTES} bytes`);
   }
+  // With an asymmetric algorithm nothing is signed with the secret (DECISIONS.md "Signing keys and JWKS").
+  const asymmetric = values.JWT_ALGORITHM !== 'HS256';
   if (!values.DEBUG) {
-    if (secret === null) throw new ConfigError('Missing setting SVC_JWT_SECRET_KEY: required outside debug mode (at least 32 bytes)');
+    if (secret === null && !asymmetric) {
+      throw new ConfigError('Missing setting SVC_JWT_SECRET_KEY: required outside debug mode (at least 32 bytes)');
+    }
     if (values.APPLICATION_AUTH_ENABLED === false) {
       throw new ConfigError('Invalid setting SVC_APPLICATION_AUTH_ENABLED=false: application authentication can be switched off only in debug mode');
     }
   } else if (secret === null) {
     values.JWT_SECRET_KEY = randomBytes(48).toString('base64url');
     sources.JWT_SECRET_KEY = 'derived';
-    warnings.push('SVC_JWT_SECRET_KEY is not set: using an ephemeral secret; every token becomes invalid on restart');
+    if (!asymmetric) warnings.push('SVC_JWT_SECRET_KEY is not set: using an ephemeral secret; every token becomes invalid on restart');
+    else if (values.ENCRYPTION_KEY === null) {
+      warnings.push('SVC_ENCRYPTION_KEY is not set: using an ephemeral key; stored signing keys cannot be decrypted after a restart, '
+        + 'so a new one signs and earlier tokens become invalid');
+    }
   }
+  checkSigning(values, sources, warnings);
   if ((values.PASSWORD_MIN_LENGTH as number) > (values.PASSWORD_MAX_LENGTH as number)) {
     throw new ConfigError('Invalid settings: SVC_PASSWORD_MIN_LENGTH is greater than SVC_PASSWORD_MAX_LENGTH');
   }
@@ -148,4 +162,44 @@ function checkInvariants(values: Record<string, unknown>, sources: Record<Settin
     warnings.push(`Unusually short lifetimes (below ${SHORT_LIFETIME} seconds), meant for testing clients: ${short.join(', ')}`);
   }
   return warnings;
+}
+
+/**
+ * DECISIONS.md "Signing keys and JWKS": a configured key must sign with the configured algorithm (and be strong enough),
+ * keys kept in the database need `SVC_ENCRYPTION_KEY`, and the issuer of published keys is a URL (OpenID discovery).
+ */
+function checkSigning(values: Record<string, unknown>, sources: Record<SettingKey, Source>, warnings: string[]): void {
+  const algorithm = values.JWT_ALGORITHM as Config['JWT_ALGORITHM'];
+  const pem = values.JWT_PRIVATE_KEY as string | null;
+  const publicUrl = values.PUBLIC_URL as string | null;
+  if (publicUrl !== null) {
+    const u = new URL(publicUrl);
+    if (u.search || u.hash || u.username || u.password) {
+      throw new ConfigError('Invalid setting SVC_PUBLIC_URL: expected an origin, optionally with a path '
+        + '(no query, fragment or credentials)');
+    }
+  }
+  if (algorithm === 'HS256') {
+    if (pem !== null) {
+      throw new ConfigError('Invalid setting SVC_JWT_PRIVATE_KEY: used only with SVC_JWT_ALGORITHM=EdDSA, ES256 or RS256 '
+        + '(HS256 signs with SVC_JWT_SECRET_KEY)');
+    }
+    if (values.ENCRYPTION_KEY === null && !values.DEBUG) {
+      warnings.push('SVC_ENCRYPTION_KEY is not set: secrets encrypted at rest (TOTP) use a key derived from SVC_JWT_SECRET_KEY, so '
+        + 'rotating that secret would make them unreadable; set SVC_ENCRYPTION_KEY to the current SVC_JWT_SECRET_KEY first');
+    }
+    return;
+  }
+  if (pem !== null) {
+    const problem = privateKeyProblem(pem, algorithm);
+    if (problem) throw new ConfigError(`Invalid setting SVC_JWT_PRIVATE_KEY: ${problem} (SVC_JWT_ALGORITHM=${algorithm})`);
+  }
+  if (values.ENCRYPTION_KEY === null && !values.DEBUG) {
+    throw new ConfigError(`Missing setting SVC_ENCRYPTION_KEY: required outside debug mode with SVC_JWT_ALGORITHM=${algorithm} `
+      + '(it encrypts the signing keys and TOTP secrets; there is no JWT secret to derive it from)');
+  }
+  if (sources.JWT_ISSUER !== 'env') {
+    values.JWT_ISSUER = publicUrlOf(values as unknown as Config);
+    sources.JWT_ISSUER = 'derived';
+  }
 }

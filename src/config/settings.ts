@@ -12,6 +12,8 @@ interface Base<K extends SettingKind, V> {
   aliases?: readonly string[];
   /** The value in the README when the default is computed (for example "development in debug"). */
   defaultLabel?: string;
+  /** The default in debug mode, when it differs (a preset does not set the value, and nothing explicit does). */
+  debugDefault?: V;
 }
 /** `lifetime`: a duration in seconds that accepts values down to 1 and is reported when unusually short. */
 export type IntSetting = Base<'int', number> & { min?: number; max?: number; lifetime?: true };
@@ -70,8 +72,17 @@ export const SETTINGS = {
   REDIS_KEY_PREFIX: str('gatehouse:', 'Prefix of every Redis key, so several deployments can share one Redis.'),
   // Applications and tokens
   APPLICATION_AUTH_ENABLED: bool(true, 'Check `X-Access-Key`/`X-Access-Secret` on every API request; cannot be off outside debug.'),
-  JWT_SECRET_KEY: secret('Access-token signing secret, at least 32 bytes; required outside debug (debug generates an ephemeral one).'),
-  JWT_ISSUER: str('gatehouse', 'The `iss` claim of access tokens.'),
+  JWT_SECRET_KEY: secret('Access-token signing secret for HS256, at least 32 bytes; required outside debug with HS256 '
+    + '(debug generates an ephemeral one).'),
+  JWT_ALGORITHM: oneOf('HS256', ['HS256', 'EdDSA', 'ES256', 'RS256'] as const, 'Access-token signing algorithm: `HS256` with '
+    + 'SVC_JWT_SECRET_KEY, or `EdDSA` (Ed25519), `ES256` (P-256), `RS256` (RSA) with public keys at `/.well-known/jwks.json` '
+    + '(docs/resource-servers.md).'),
+  JWT_PRIVATE_KEY: secret('PEM private key for EdDSA, ES256 or RS256 (at least 2048 bits); unset, keys are generated, kept encrypted '
+    + 'in the database and rotated with `gatehouse keys rotate`.'),
+  JWT_ISSUER: str('gatehouse', 'The `iss` claim of access tokens.',
+    { defaultLabel: '`gatehouse`; SVC_PUBLIC_URL with EdDSA, ES256 or RS256' }),
+  PUBLIC_URL: url(null, ['http:', 'https:'], 'The service\'s own origin as clients reach it: the issuer with an asymmetric algorithm, '
+    + 'and where `jwks_uri` points.', { defaultLabel: '`http://127.0.0.1:<port>`' }),
   JWT_AUTH_ENABLED: bool(true, 'Accept bearer tokens (testing only).'),
   JWT_ACCESS_TOKEN_LIFETIME: int(900, 'Access-token lifetime in seconds.', lifetime),
   JWT_REFRESH_TOKEN_LIFETIME: int(7 * DAY, 'Refresh-token lifetime in seconds.', lifetime),
@@ -83,7 +94,8 @@ export const SETTINGS = {
     + 'application headers: there a refresh token of a confidential application is redeemed without its secret, so turn it on '
     + 'knowingly. In cookie mode the cookie\'s Path becomes `/` so the browser sends it there.'),
   TOKEN_BLACKLIST_ENABLED: bool(true, 'Blacklist access tokens on logout.'),
-  ENCRYPTION_KEY: secret('Key for secrets encrypted at rest (TOTP); derived from the JWT secret when unset.'),
+  ENCRYPTION_KEY: secret('Key for secrets encrypted at rest (TOTP, signing keys); derived from the JWT secret when unset; required outside '
+    + 'debug with EdDSA, ES256 or RS256.'),
   // Login protection
   RATE_LIMITING_ENABLED: bool(true, 'Per-IP rate limits on sensitive endpoints.'),
   ACCOUNT_LOCKOUT_ENABLED: bool(true, 'Lock accounts after repeated failed checks.'),
@@ -145,6 +157,10 @@ export const SETTINGS = {
   SMS_WEBHOOK_URL: url(null, ['http:', 'https:'], 'Webhook receiving `POST {to, body, purpose}` for the `webhook` SMS backend.'),
   OUTBOX_MAX_ATTEMPTS: int(8, 'Delivery attempts of one email or SMS before it is given up (backoff doubles from 5 s up to 1 h).', { min: 1, max: 50 }),
   OUTBOX_POLL_INTERVAL: int(5, 'Seconds between two passes of the delivery worker over due messages.', { min: 1 }),
+  // Webhooks
+  WEBHOOK_ALLOW_PRIVATE_URLS: bool(false, 'Allow webhook URLs whose host is or resolves to a loopback, private, link-local, '
+    + 'unique-local, shared (CGNAT) or metadata address (tests, local development); checked again at every delivery.',
+  { debugDefault: true, defaultLabel: '`true` in debug, else `false`' }),
 } as const satisfies Record<string, SettingDef>;
 
 export type SettingKey = keyof typeof SETTINGS;
@@ -159,3 +175,7 @@ type ValueOf<D> = D extends EnumSetting<infer C> ? C
 export type Config = { readonly [K in SettingKey]: ValueOf<(typeof SETTINGS)[K]> };
 
 export const envName = (key: SettingKey): string => `SVC_${key}`;
+
+/** `SVC_PUBLIC_URL` without its trailing slash, or `http://127.0.0.1:<port>` when unset (DECISIONS.md "Applications"). */
+export const publicUrlOf = (config: Pick<Config, 'PUBLIC_URL' | 'PORT'>): string =>
+  (config.PUBLIC_URL ?? `http://127.0.0.1:${config.PORT}`).replace(/\/+$/, '');

@@ -506,6 +506,63 @@ export interface AvatarsTable {
   created_at: DefaultTimestamp;
 }
 
+/**
+ * An asymmetric access-token signing key (DECISIONS.md "Signing keys and JWKS"): signing until `superseded_at`, then
+ * verifying until `verifies_until`, then retired (neither published nor accepted).
+ */
+export interface SigningKeysTable {
+  id: Generated<number>;
+  /** RFC 7638 thumbprint of the public key. */
+  kid: string;
+  algorithm: 'EdDSA' | 'ES256' | 'RS256';
+  public_jwk: Json<Record<string, string>>;
+  /** PKCS#8 PEM sealed with AES-256-GCM under a key derived from `SVC_ENCRYPTION_KEY` (security/seal.ts). */
+  private_key_sealed: string;
+  created_at: DefaultTimestamp;
+  activated_at: Timestamp;
+  superseded_at: NullableTimestamp;
+  verifies_until: NullableTimestamp;
+}
+
+/** A webhook subscription (DECISIONS.md "Webhooks"). The signing secret is kept sealed: it must be recovered to sign. */
+export interface WebhooksTable {
+  id: Generated<number>;
+  url: string;
+  description: Generated<string>;
+  /** Event types subscribed to, a JSON array of strings. */
+  events: Json<string[]>;
+  is_active: Generated<boolean>;
+  /** `whsec_…` sealed with AES-256-GCM (security/seal.ts): never stored in clear, never answered after creation. */
+  secret_sealed: string;
+  created_by: number | null;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+}
+
+export type WebhookDeliveryStatus = 'pending' | 'sending' | 'delivered' | 'failed';
+
+/** One event for one webhook: the outbox row, retried with backoff until delivered or given up. */
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  webhook_id: number;
+  /** The `webhook-id` header: the same on every attempt and replay of this event. */
+  event_id: string;
+  type: string;
+  /** The event's `data` (never a secret, code or token). */
+  payload: Json<Record<string, unknown>>;
+  /** The account the event is about, so that its deletion can scrub the stored payloads. */
+  user_id: number | null;
+  status: Generated<WebhookDeliveryStatus>;
+  attempts: Generated<number>;
+  next_attempt_at: NullableTimestamp;
+  locked_until: NullableTimestamp;
+  last_status_code: number | null;
+  last_error: string | null;
+  replay_of: number | null;
+  created_at: Timestamp;
+  delivered_at: NullableTimestamp;
+}
+
 export interface DatabaseSchema {
   applications: ApplicationsTable;
   users: UsersTable;
@@ -541,6 +598,9 @@ export interface DatabaseSchema {
   webauthn_credentials: WebauthnCredentialsTable;
   webauthn_challenges: WebauthnChallengesTable;
   avatars: AvatarsTable;
+  signing_keys: SigningKeysTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 }
 
 export type Db = Kysely<DatabaseSchema>;

@@ -16,6 +16,8 @@ import deletionRoutes from '../modules/deletion/deletion.routes.js';
 import deletionAdminRoutes from '../modules/deletion/deletion-admin.routes.js';
 import docsRoutes from '../modules/docs/docs.routes.js';
 import exportRoutes from '../modules/export/export.routes.js';
+import jwksRoutes from '../modules/keys/jwks.routes.js';
+import wellKnownRoutes from '../modules/keys/well-known.routes.js';
 import mediaRoutes from '../modules/media/media.routes.js';
 import healthRoutes from '../modules/ops/health.routes.js';
 import metricsRoutes from '../modules/ops/metrics.routes.js';
@@ -35,6 +37,7 @@ import socialAccountRoutes from '../modules/social/social-accounts.routes.js';
 import socialRoutes from '../modules/social/social.routes.js';
 import userGrantRoutes from '../modules/rbac/user-grants.routes.js';
 import twoFactorRoutes from '../modules/twofactor/twofactor.routes.js';
+import webhookRoutes from '../modules/webhooks/webhooks.routes.js';
 import type { Guards } from './guards/index.js';
 
 export interface RouteDeps {
@@ -78,6 +81,8 @@ export const API_ROUTES: RoutePlugin[] = [
   agentActivityRoutes,
   pendingActionRoutes,
   authorizeRoutes,
+  jwksRoutes,
+  webhookRoutes,
 ];
 
 /** Operational routes at the root: no prefix, no application credentials. */
@@ -86,4 +91,5 @@ export const ROOT_ROUTES: RoutePlugin[] = [
   metricsRoutes,
   rootRefreshRoutes,
   mediaRoutes,
+  wellKnownRoutes,
 ];

@@ -5,6 +5,7 @@ import { cleanupJob } from './cleanup.job.js';
 import { dashboardCountsJob } from './dashboard-counts.job.js';
 import { expiredDeletionsJob } from './expired-deletions.job.js';
 import { outboxJob } from './outbox.job.js';
+import { webhooksJob } from './webhooks.job.js';
 
 export interface JobResult {
   /** One line for the operator: what the run did. */
@@ -29,4 +30,5 @@ export const JOBS: Record<string, JobEntry> = {
   'agent-heartbeats': { run: agentHeartbeatsJob, everySeconds: () => 60 },
   'dashboard-counts': { run: dashboardCountsJob, everySeconds: () => 900 },
   'expired-deletions': { run: expiredDeletionsJob, everySeconds: () => 3600 },
+  webhooks: { run: webhooksJob, everySeconds: () => 5 },
 };

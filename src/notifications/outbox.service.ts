@@ -1,5 +1,6 @@
 import type { Config } from '../config/settings.js';
 import { addSeconds, type Clock } from '../core/clock.js';
+import { repeatingPass } from '../core/repeating-pass.js';
 import type { Db, Executor } from '../db/database.js';
 import type { Sealer } from '../security/seal.js';
 import * as repo from './outbox.repo.js';
@@ -40,8 +41,6 @@ const REMOVED_ONCE_FINISHED: ReadonlySet<string> = new Set<Purpose>(['deletion_c
  * exponential backoff. A provider outage therefore loses nothing and never changes an API answer.
  */
 export function createOutboxService({ db, clock, config, notifier, sealer, onError }: Deps) {
-  let running: Promise<DeliveryReport> | null = null;
-  let again = false;
   const delivered = new Map<Purpose, (messageId: number) => Promise<unknown>>();
 
   /**
@@ -112,22 +111,7 @@ export function createOutboxService({ db, clock, config, notifier, sealer, onErr
   }
 
   /** Runs a pass now (or right after the running one), so messages leave as soon as their transaction commits. */
-  function flush(): Promise<DeliveryReport> {
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = (async () => {
-      const total: DeliveryReport = { sent: 0, retried: 0, failed: 0, expired: 0 };
-      do {
-        again = false;
-        const r = await deliverDue();
-        for (const k of Object.keys(total) as (keyof DeliveryReport)[]) total[k] += r[k];
-      } while (again);
-      return total;
-    })().finally(() => { running = null; });
-    return running;
-  }
+  const flush = repeatingPass(deliverDue, (): DeliveryReport => ({ sent: 0, retried: 0, failed: 0, expired: 0 }));
 
   /** Fire-and-forget `flush` for request paths: failures are retried later, never surfaced to the caller. */
   function kick(): void {

@@ -11,7 +11,7 @@ describe('access tokens', () => {
 
   it('are standard HS256 JWTs any library verifies, with the claim set of DECISIONS.md', async () => {
     const { token, jti, expiresAt } = await signAccessToken(key, { sub: '12', app: 3, sid: '45', scope: 'full' }, now, 900);
-    assert.deepEqual(decodeProtectedHeader(token), { alg: 'HS256', typ: 'JWT' });
+    assert.deepEqual(decodeProtectedHeader(token), { alg: 'HS256', kid: key.kid, typ: 'JWT' });
     const { payload } = await jwtVerify(token, new TextEncoder().encode(SECRET), { algorithms: ['HS256'], issuer: 'gatehouse', currentDate: now });
     const iat = now.getTime() / 1000;
     assert.deepEqual(payload, { app: 3, sid: '45', scope: 'full', typ: 'access', iss: 'gatehouse', sub: '12', jti, iat, nbf: iat, exp: iat + 900 });

@@ -15,6 +15,8 @@ import * as m0013 from './0013_dashboard_indexes.js';
 import * as m0014 from './0014_social_login.js';
 import * as m0015 from './0015_passkeys.js';
 import * as m0016 from './0016_avatars.js';
+import * as m0017 from './0017_signing_keys.js';
+import * as m0018 from './0018_webhooks.js';
 
 /** Every migration, in order. Migrations are frozen once released: add a new one, never edit an old one. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -34,4 +36,6 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0014_social_login': m0014,
   '0015_passkeys': m0015,
   '0016_avatars': m0016,
+  '0017_signing_keys': m0017,
+  '0018_webhooks': m0018,
 };

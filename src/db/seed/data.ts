@@ -14,6 +14,7 @@ export const SYSTEM_PERMISSIONS = [
   { code: 'gdpr.admin', name: 'Administer deletion requests', description: 'Read deletion request details' },
   { code: 'gdpr.process', name: 'Process deletion requests', description: 'Complete confirmed deletion requests' },
   { code: 'dashboard.view', name: 'View dashboard', description: 'Read dashboard statistics' },
+  { code: 'webhooks.manage', name: 'Manage webhooks', description: 'Create, edit, delete and replay webhooks; read their deliveries' },
 ] as const;
 
 export const DEFAULT_ROLES = [

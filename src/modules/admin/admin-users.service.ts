@@ -7,12 +7,13 @@ import { auditOrigin, type Actor } from '../rbac/actor.js';
 import { dateRange, orderOf } from '../../core/listing.js';
 import type { RbacService } from '../rbac/rbac.service.js';
 import type { SessionService } from '../sessions/sessions.service.js';
+import type { WebhookEvents } from '../webhooks/webhook-events.service.js';
 import * as repo from './admin-users.repo.js';
 import {
   toAdminUserDetail, toAdminUserSummary, type AdminUserListInput, type AdminUserPatch, type BanInput, type LockInput,
 } from './admin-users.schemas.js';
 
-type Deps = { db: Db; clock: Clock; audit: AuditService; rbac: RbacService; sessions: SessionService };
+type Deps = { db: Db; clock: Clock; audit: AuditService; rbac: RbacService; sessions: SessionService; events: WebhookEvents };
 
 /** Flags that only a superuser may change, and that nobody may change on their own account. */
 const PRIVILEGE_FLAGS = ['is_staff', 'is_superuser'] as const;
@@ -22,7 +23,7 @@ const PRIVILEGE_FLAGS = ['is_staff', 'is_superuser'] as const;
  * deactivation, deletion) ends every session and invalidates every access token already issued. A superuser's
  * account is changed only by a superuser, and nobody bans, locks, deactivates or deletes their own account.
  */
-export function createAdminUserService({ db, clock, audit, rbac, sessions }: Deps) {
+export function createAdminUserService({ db, clock, audit, rbac, sessions, events }: Deps) {
   async function list(query: AdminUserListInput) {
     const page = pageRequest(query);
     const now = clock.now();
@@ -78,6 +79,7 @@ export function createAdminUserService({ db, clock, audit, rbac, sessions }: Dep
       const ended = deactivated ? await sessions.revokeAll(trx, id, 'deactivated') : null;
       await audit.record({ event_type: 'user_updated', severity: privileged || 'is_active' in changes ? 'warning' : 'info',
         user_id: id, ...auditOrigin(actor), details: { fields, ...(ended ? { sessions_revoked: ended.sessions } : {}) } }, trx);
+      await events.emit(trx, 'user.updated', { user_id: id, email: user.email, changed_fields: fields, actor_id: actor.id }, id);
       return { message: 'User updated', updated_fields: fields, user: await present(trx, id) };
     });
   }
@@ -92,6 +94,7 @@ export function createAdminUserService({ db, clock, audit, rbac, sessions }: Dep
       const ended = await sessions.revokeAll(trx, id, 'deleted');
       await audit.record({ event_type: 'user_deleted', severity: 'warning', user_id: id, ...auditOrigin(actor),
         details: { sessions_revoked: ended.sessions } }, trx);
+      await events.emit(trx, 'user.deleted', { user_id: id, anonymized: false, deleted_at: now.toISOString(), actor_id: actor.id }, id);
     });
     return { message: 'User deleted' };
   }
@@ -106,6 +109,8 @@ export function createAdminUserService({ db, clock, audit, rbac, sessions }: Dep
       const ended = await sessions.revokeAll(trx, id, 'banned');
       await audit.record({ event_type: 'user_banned', severity: 'warning', user_id: id, ...auditOrigin(actor),
         details: { reason: input.reason ?? null, sessions_revoked: ended.sessions } }, trx);
+      await events.emit(trx, 'user.banned', { user_id: id, email: user.email, reason: input.reason?.trim() || null,
+        actor_id: actor.id });
       return { message: 'User banned', sessions_revoked: ended.sessions, user: await present(trx, id) };
     });
   }
@@ -132,6 +137,8 @@ export function createAdminUserService({ db, clock, audit, rbac, sessions }: Dep
       const ended = await sessions.revokeAll(trx, id, 'locked');
       await audit.record({ event_type: 'user_locked', severity: 'warning', user_id: id, ...auditOrigin(actor),
         details: { duration_minutes: minutes, reason: input.reason ?? null, sessions_revoked: ended.sessions } }, trx);
+      await events.emit(trx, 'user.locked', { user_id: id, locked_until: lockedUntil.toISOString(), reason: input.reason?.trim() || 'admin',
+        actor_id: actor.id }, id);
       return { message: 'User locked', sessions_revoked: ended.sessions, user: await present(trx, id) };
     });
   }

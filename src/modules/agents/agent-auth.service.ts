@@ -4,6 +4,7 @@ import type { AgentTokenStatus, Db } from '../../db/database.js';
 import { dateOrNull } from '../../db/json-row.js';
 import { sha256Hex } from '../../security/random.js';
 import type { AuditService } from '../audit/audit.service.js';
+import type { WebhookEvents } from '../webhooks/webhook-events.service.js';
 import { ALL_PERMISSIONS, permissionSet } from '../rbac/permission-set.js';
 import type { AuthUser } from '../sessions/bearer.service.js';
 import { PUBLIC_USER_COLUMNS } from '../users/user-columns.js';
@@ -11,7 +12,7 @@ import { AGENT_TOKEN_PATTERN, type AgentContext } from './agent-context.js';
 import * as repo from './agent-auth.repo.js';
 
 /** `counters`: where the per-request counts are written (see `Database.counters`); `db` for everything else. */
-type Deps = { db: Db; counters: Db; clock: Clock; audit: AuditService };
+type Deps = { db: Db; counters: Db; clock: Clock; audit: AuditService; events: WebhookEvents };
 
 /** The codes a refused agent request answers, by the token's state. */
 const REFUSALS = { EXPIRED: 'AGENT_TOKEN_EXPIRED', REVOKED: 'AGENT_TOKEN_REVOKED', SUSPENDED: 'AGENT_TOKEN_SUSPENDED' } as const;
@@ -21,7 +22,7 @@ const REFUSALS = { EXPIRED: 'AGENT_TOKEN_EXPIRED', REVOKED: 'AGENT_TOKEN_REVOKED
  * token with its delegating user; a refusal says why (unknown, expired, revoked, suspended — tripping the breaker
  * it is over first). Denials are counted for the anomaly breaker; an allowed request ends a run of them.
  */
-export function createAgentAuthService({ db, counters, clock, audit }: Deps) {
+export function createAgentAuthService({ db, counters, clock, audit, events }: Deps) {
   async function authenticate(raw: string, traceId: string | null): Promise<AgentContext> {
     if (!AGENT_TOKEN_PATTERN.test(raw)) throw new AppError('AGENT_TOKEN_INVALID');
     const hash = sha256Hex(raw);
@@ -56,10 +57,16 @@ export function createAgentAuthService({ db, counters, clock, audit }: Deps) {
     return state ? refusalOf(state, null) : new AppError('AGENT_TOKEN_INVALID');
   }
 
-  /** A token suspended by a breaker (its owner's suspensions are audited by the token service). */
+  /**
+   * A token suspended by a breaker (its owner's suspensions are audited by the token service). The suspension was one
+   * statement on the agent's request path; its audit row and `agent.suspended` event follow in one transaction.
+   */
   const recordSuspension = (token: { id: number; user_id: number; agent_id: string }, reason: string | null) =>
-    audit.record({ event_type: 'agent_token_suspended', severity: 'warning', user_id: token.user_id,
-      details: { token_id: token.id, agent_id: token.agent_id, reason } });
+    events.atomically('agent.suspended', async (trx) => {
+      await audit.record({ event_type: 'agent_token_suspended', severity: 'warning', user_id: token.user_id,
+        details: { token_id: token.id, agent_id: token.agent_id, reason } }, trx);
+      await events.emit(trx, 'agent.suspended', { user_id: token.user_id, agent_token_id: token.id, agent_id: token.agent_id, reason });
+    });
 
   /** Why the counting statement refused the token, after expiring or suspending it as its state asks. */
   async function refusal(hash: string, now: Date): Promise<AppError> {

@@ -5,6 +5,7 @@ import { pageRequest } from '../../core/pagination.js';
 import type { AgentTokenStatus, Db } from '../../db/database.js';
 import { newOpaqueToken, sha256Hex } from '../../security/random.js';
 import type { AuditService } from '../audit/audit.service.js';
+import type { WebhookEvents } from '../webhooks/webhook-events.service.js';
 import { resolveOrgContext, type OrgContextResolver } from '../organizations/org-context.js';
 import { auditOrigin, type ActorMeta } from '../rbac/actor.js';
 import { missingFrom, type PermissionSource } from '../rbac/permission-set.js';
@@ -15,7 +16,9 @@ import {
 } from './agent-tokens.schemas.js';
 import * as repo from './agent-tokens.repo.js';
 
-type Deps = { db: Db; clock: Clock; config: Config; audit: AuditService; rbac: PermissionSource; orgs: OrgContextResolver };
+type Deps = {
+  db: Db; clock: Clock; config: Config; audit: AuditService; rbac: PermissionSource; orgs: OrgContextResolver; events: WebhookEvents;
+};
 
 /** The delegating user, as the token routes see them. */
 export interface TokenOwner {
@@ -60,7 +63,7 @@ function breakerLimits(input: CircuitBreakerInput | undefined) {
  * is stored. A token is granted only what its user holds (in its organization when it has one), and PUT can only
  * narrow that.
  */
-export function createAgentTokenService({ db, clock, config, audit, rbac, orgs }: Deps) {
+export function createAgentTokenService({ db, clock, config, audit, rbac, orgs, events }: Deps) {
   const event = (owner: TokenOwner, event_type: string, details: Record<string, unknown>, severity: 'info' | 'warning' = 'info') =>
     audit.record({ event_type, severity, user_id: owner.id, ...auditOrigin(owner), details });
 
@@ -162,6 +165,9 @@ export function createAgentTokenService({ db, clock, config, audit, rbac, orgs }
       } else {
         await event(owner, eventType, { token_id: id, agent_id: before.agent_id, from: before.status, reason },
           to === 'ACTIVE' ? 'info' : 'warning');
+        if (to === 'SUSPENDED') {
+          await events.emit(db, 'agent.suspended', { user_id: owner.id, agent_token_id: id, agent_id: before.agent_id, reason });
+        }
       }
     }
     return get(owner, id);

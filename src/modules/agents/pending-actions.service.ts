@@ -6,6 +6,7 @@ import { pageRequest } from '../../core/pagination.js';
 import type { Db } from '../../db/database.js';
 import { sha256Hex } from '../../security/random.js';
 import type { AuditService } from '../audit/audit.service.js';
+import type { WebhookEvents } from '../webhooks/webhook-events.service.js';
 import { auditOrigin } from '../rbac/actor.js';
 import type { AgentContext } from './agent-context.js';
 import type { TokenOwner } from './agent-tokens.service.js';
@@ -14,7 +15,7 @@ import {
   toActionRow, type ConfirmationTokenInput, type DecisionStatus, type PendingActionBody, type PendingActionListInput,
 } from './pending-actions.schemas.js';
 
-type Deps = { db: Db; clock: Clock; config: Config; audit: AuditService; key: Buffer };
+type Deps = { db: Db; clock: Clock; config: Config; audit: AuditService; key: Buffer; events: WebhookEvents };
 
 /** A request an agent makes that needs the delegating user's approval, as the approval is bound to it. */
 export interface ActionRequest {
@@ -97,7 +98,7 @@ const DECISIONS = {
  * The confirmation token is HMAC-SHA256(key, nonce) with a random per-action nonce: only its SHA-256 and the nonce are
  * stored, so the database alone cannot yield a working token, while the delegating user's list can show it again.
  */
-export function createPendingActionService({ db, clock, config, audit, key }: Deps) {
+export function createPendingActionService({ db, clock, config, audit, key, events }: Deps) {
   const confirmationOf = (nonce: string) => createHmac('sha256', key).update(nonce).digest('base64url');
 
   const pendingBody = (id: number, token: string, expiresAt: Date): PendingActionBody => ({
@@ -118,11 +119,18 @@ export function createPendingActionService({ db, clock, config, audit, key }: De
     const nonce = randomBytes(32).toString('base64url');
     const token = confirmationOf(nonce);
     const now = clock.now();
-    const row = await repo.insertAction(db, {
-      agent_token_id: r.agent.tokenId, user_id: r.agent.user.id, confirmation_hash: sha256Hex(token), token_nonce: nonce,
-      permission: r.permission, method: r.method, path: r.path, org_slug: r.orgSlug, body_sha256: r.bodySha256,
-      payload: r.payload === undefined ? null : JSON.stringify(redactPayload(r.payload)),
-      prompt_trace_id: r.agent.traceId, expires_at: addSeconds(now, config.AIRS_CONFIRMATION_LIFETIME), created_at: now,
+    const row = await events.atomically('agent.action_pending', async (trx) => {
+      const inserted = await repo.insertAction(trx, {
+        agent_token_id: r.agent.tokenId, user_id: r.agent.user.id, confirmation_hash: sha256Hex(token), token_nonce: nonce,
+        permission: r.permission, method: r.method, path: r.path, org_slug: r.orgSlug, body_sha256: r.bodySha256,
+        payload: r.payload === undefined ? null : JSON.stringify(redactPayload(r.payload)),
+        prompt_trace_id: r.agent.traceId, expires_at: addSeconds(now, config.AIRS_CONFIRMATION_LIFETIME), created_at: now,
+      });
+      // The confirmation token is the agent's to repeat the call with: never in the event.
+      await events.emit(trx, 'agent.action_pending', { user_id: r.agent.user.id, action_id: inserted.id,
+        agent_token_id: r.agent.tokenId, agent_id: r.agent.agentId, permission: r.permission, method: r.method, path: r.path,
+        expires_at: inserted.expires_at.toISOString() });
+      return inserted;
     });
     return pendingBody(row.id, token, row.expires_at);
   }

@@ -3,9 +3,10 @@ import type { Clock } from '../../core/clock.js';
 import { AppError } from '../../core/errors.js';
 import type { Db, Executor } from '../../db/database.js';
 import type { AuditService } from '../audit/audit.service.js';
+import type { WebhookEvents } from '../webhooks/webhook-events.service.js';
 import * as repo from './lockout.repo.js';
 
-type Deps = { db: Db; clock: Clock; config: Config; audit: AuditService };
+type Deps = { db: Db; clock: Clock; config: Config; audit: AuditService; events: WebhookEvents };
 
 /** Who a failure is counted against: the account, or — when no account matches — the identifier typed. */
 export type LockTarget = { userId: number; lockedUntil: Date | null } | { identifier: string };
@@ -25,7 +26,7 @@ export interface LockErrorOptions {
  * at the threshold the account locks for the preset duration, doubling on each repeat up to 24 h. Unknown
  * identifiers are counted the same way, so a 423 says nothing about whether the account exists.
  */
-export function createLockoutService({ db, clock, config, audit }: Deps) {
+export function createLockoutService({ db, clock, config, audit, events }: Deps) {
   const enabled = () => config.ACCOUNT_LOCKOUT_ENABLED;
 
   const lockedError = (until: Date, opts: LockErrorOptions = {}) => new AppError('ACCOUNT_LOCKED', {
@@ -52,8 +53,15 @@ export function createLockoutService({ db, clock, config, audit }: Deps) {
     if (!enabled()) return;
     const now = clock.now();
     const policy = { threshold: config.MAX_LOGIN_ATTEMPTS, baseSeconds: config.LOCKOUT_DURATION, maxSeconds: MAX_LOCK_SECONDS };
-    const counted = 'userId' in target ? await repo.countUserFailure(db, target.userId, now, policy)
-      : await repo.countIdentifierFailure(db, target.identifier, now, policy);
+    // The lock and its `user.locked` event commit together (a transaction only when a webhook wants the event).
+    const counted = 'userId' in target ? await events.atomically('user.locked', async (trx) => {
+      const row = await repo.countUserFailure(trx, target.userId, now, policy);
+      if (row?.locked_until && row.locked_until > now) {
+        await events.emit(trx, 'user.locked', { user_id: target.userId, locked_until: row.locked_until.toISOString(),
+          reason: 'failed_attempts', actor_id: null }, target.userId);
+      }
+      return row;
+    }) : await repo.countIdentifierFailure(db, target.identifier, now, policy);
     if (!counted) {
       // A concurrent attempt locked the target while this one was being checked: it answers as locked too,
       // rather than as one more wrong password.

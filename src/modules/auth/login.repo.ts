@@ -41,12 +41,17 @@ export interface SignInArgs extends Omit<NewSession, 'userId'> {
   maxSessions: number;
   identifier: string;
   method: string;
+  /** The token scope of the session, for the `session.created` webhook event (`withWebhook` only). */
+  scope?: string;
+  /** The `session.created` webhook event's id (`withWebhook` only). */
+  eventId?: string;
 }
 
 /**
  * A successful login's writes in one statement, when it can be sure of them: the account statement of
  * `recordLogin`, the session with its first refresh token (bumping `sessions_version`), the attempt and, with
- * `withEvent`, the `login` audit event. One round trip instead of a transaction of six.
+ * `withEvent`, the `login` audit event, and with `withWebhook`, the `session.created` webhook deliveries. One round trip
+ * instead of a transaction of six.
  *
  * The session and device limits need the account's active sessions as they are once its row is locked. A
  * statement reads with the snapshot it started with, so the rows are read as of then, and the row is locked
@@ -56,13 +61,20 @@ export interface SignInArgs extends Omit<NewSession, 'userId'> {
  * (a session to end, or a refusal), the statement writes nothing and answers `fits: false`: the caller takes the
  * transaction path. `unlocked: false`: the account was locked meanwhile, and nothing is written either.
  */
-const signInQuery = (unlessLocked: boolean, withEvent: boolean) => (db: Executor, a: SignInArgs) => {
+const signInQuery = (unlessLocked: boolean, withEvent: boolean, withWebhook: boolean) => (db: Executor, a: SignInArgs) => {
   const grants = grantArrays(a.id, sql<boolean>`u.is_superuser`);
   const unlocked = unlessLocked ? sql`(select locked_until is null or locked_until <= ${a.now} from lk)` : sql`true`;
   const event = withEvent ? sql`, ev as (
       insert into audit_events (event_type, severity, user_id, application_id, ip_address, user_agent, details, created_at)
       select 'login', 'info', ${a.id}::bigint, ${a.applicationId}::bigint, ${a.ip}::text, ${a.userAgent}::text,
         jsonb_build_object('method', ${a.method}::text, 'session_id', s.id), ${a.now}::timestamptz from s)` : sql``;
+  // The `session.created` webhook event (webhooks/webhook-events.service.ts), one delivery per subscribed webhook.
+  const webhook = withWebhook ? sql`, wh as (
+      insert into webhook_deliveries (webhook_id, event_id, type, payload, user_id, next_attempt_at, created_at)
+      select w.id, ${a.eventId}::text, 'session.created', jsonb_build_object('user_id', ${a.id}::bigint, 'session_id', s.id,
+        'application_id', ${a.applicationId}::bigint, 'method', ${a.method}::text, 'scope', ${a.scope}::text, 'ip_address', ${a.ip}::text),
+        ${a.id}::bigint, ${a.now}::timestamptz, ${a.now}::timestamptz
+      from s cross join webhooks w where w.is_active and w.events @> '["session.created"]'::jsonb)` : sql``;
   return { compile: () => sql<SignInRow>`
     with snap as (select sessions_version from users where id = ${a.id}),
     lk as (select sessions_version, locked_until from users where id = ${a.id} for update),
@@ -87,7 +99,7 @@ const signInQuery = (unlessLocked: boolean, withEvent: boolean) => (db: Executor
         ${a.expiresAt}::timestamptz, ${a.ip}::text, ${a.deviceInfo}::text from s),
     att as (insert into login_attempts (identifier, method, user_id, ip_address, application_id, success, failure_reason, created_at)
       select ${a.identifier}::text, ${a.method}::text, ${a.id}::bigint, ${a.ip}::text, ${a.applicationId}::bigint, true, null,
-        ${a.now}::timestamptz from s)${event}
+        ${a.now}::timestamptz from s)${event}${webhook}
     select json_build_object('unlocked', ok.unlocked, 'fits', ok.fits, 'session_id', s.id, 'user', row_to_json(u),
       'roles', ${grants.roles}, 'permissions', ${grants.permissions}) as outcome
     from ok left join u on true left join s on true`.compile(db) };
@@ -101,18 +113,20 @@ type SignInRow = { outcome: { unlocked: boolean | null; fits: boolean | null; se
 const signInMarkers: SignInArgs = {
   id: -1, now: new Date(0), applicationId: -2, deviceId: '\u0000device', deviceInfo: '\u0000info', deviceSummary: '\u0000summary',
   ip: '\u0000ip', userAgent: '\u0000agent', expiresAt: new Date(1), tokenHash: '\u0000hash', maxDevices: -3, maxSessions: -4,
-  identifier: '\u0000identifier', method: '\u0000method',
+  identifier: '\u0000identifier', method: '\u0000method', scope: '\u0000scope', eventId: '\u0000event',
 };
-const signInVariants = [false, true].map((unlessLocked) => [false, true].map((withEvent) =>
-  precompile(signInQuery(unlessLocked, withEvent), signInMarkers)));
+const signInVariants = [false, true].map((unlessLocked) => [false, true].map((withEvent) => [false, true].map((withWebhook) =>
+  precompile(signInQuery(unlessLocked, withEvent, withWebhook), signInMarkers))));
 
 export type SignInOutcome =
   | { kind: 'locked' }
   | { kind: 'fallback' }
   | { kind: 'signed_in'; sessionId: number; user: PublicUser; grants: { roles: string[]; permissions: string[] } };
 
-export async function signInStatement(db: Executor, a: SignInArgs, opts: { unlessLocked: boolean; withEvent: boolean }): Promise<SignInOutcome> {
-  const row = (await signInVariants[Number(opts.unlessLocked)]![Number(opts.withEvent)]!(db, a))?.outcome;
+export async function signInStatement(db: Executor, a: SignInArgs,
+  opts: { unlessLocked: boolean; withEvent: boolean; withWebhook?: boolean }): Promise<SignInOutcome> {
+  const run = signInVariants[Number(opts.unlessLocked)]![Number(opts.withEvent)]![Number(opts.withWebhook ?? false)]!;
+  const row = (await run(db, a))?.outcome;
   if (!row?.unlocked) return { kind: 'locked' };
   if (!row.fits || row.session_id === null || !row.user) return { kind: 'fallback' };
   const user = { ...row.user, created_at: new Date(row.user.created_at), last_login: dateOrNull(row.user.last_login) };

@@ -11,6 +11,7 @@ import { canSignIn, failureReasonOf, isDeletionPending } from '../users/account-
 import type { PasswordVerifier } from '../users/password-verifier.js';
 import * as users from '../users/users.repo.js';
 import { toUserResponse } from '../users/users.schemas.js';
+import { newEventId, type WebhookEvents } from '../webhooks/webhook-events.service.js';
 import * as attempts from './lockout.repo.js';
 import * as loginRepo from './login.repo.js';
 import type { LockoutService, LockTarget } from './lockout.service.js';
@@ -30,6 +31,7 @@ export type SignInHook = (user: { id: number }) => Promise<unknown>;
 type Deps = {
   db: Db; clock: Clock; config: Config; audit: AuditService; lockout: LockoutService; sessions: SessionService;
   rbac: RbacService; verifyPassword: PasswordVerifier['verify']; verifySecondFactor?: SecondFactorVerifier; onSignIn?: SignInHook;
+  events: WebhookEvents;
 };
 
 /** DECISIONS.md "Login protection": the restricted token of an administrator without 2FA lives 15 minutes. */
@@ -48,18 +50,19 @@ export interface PasswordLoginInput {
 }
 
 export function createLoginService(deps: Deps) {
-  const { db, clock, config, audit, lockout, sessions, rbac, verifyPassword } = deps;
+  const { db, clock, config, audit, lockout, sessions, rbac, verifyPassword, events } = deps;
   const verifySecondFactor = deps.verifySecondFactor ?? (async () => false);
 
   const attemptRow = (identifier: string, meta: LoginMeta, userId: number | null, success: boolean, failureReason: string | null,
     now: Date) => ({ identifier: identifier.slice(0, 254), method: meta.method, user_id: userId, ip_address: meta.ip,
     application_id: meta.applicationId, success, failure_reason: failureReason, created_at: now });
 
-  const recordAttempt = (identifier: string, meta: LoginMeta, userId: number | null, success: boolean, failureReason: string | null) =>
-    attempts.insertLoginAttempt(db, attemptRow(identifier, meta, userId, success, failureReason, clock.now()));
-
   const failed = async (identifier: string, meta: LoginMeta, userId: number | null, reason: string) => {
-    await recordAttempt(identifier, meta, userId, false, reason);
+    await events.atomically('login.failed', async (trx) => {
+      await attempts.insertLoginAttempt(trx, attemptRow(identifier, meta, userId, false, reason, clock.now()));
+      await events.emit(trx, 'login.failed', { user_id: userId, method: meta.method, reason, application_id: meta.applicationId,
+        ip_address: meta.ip }, userId);
+    });
     await audit.record({ event_type: 'login_failed', user_id: userId, application_id: meta.applicationId, ip_address: meta.ip,
       user_agent: meta.userAgent, details: { method: meta.method, reason } });
   };
@@ -187,9 +190,12 @@ export function createLoginService(deps: Deps) {
   async function signInAtOnce(user: users.LoginUser, identifier: string, deviceInfo: string | undefined, meta: LoginMeta,
     scope: TokenScope) {
     const session = sessions.prepare(user, deviceInfo, meta);
+    const withWebhook = await events.wants('session.created');
     const outcome = await loginRepo.signInStatement(db, {
       ...session, id: user.id, tokenHash: session.refresh.hash, identifier: identifier.slice(0, 254), method: meta.method,
-    }, { unlessLocked: lockout.enabled(), withEvent: audit.enabled('info') });
+      scope, eventId: withWebhook ? newEventId() : '',
+    }, { unlessLocked: lockout.enabled(), withEvent: audit.enabled('info'), withWebhook });
+    if (withWebhook && outcome.kind === 'signed_in') events.enqueued();
     if (outcome.kind === 'locked') throw await lockout.lockedErrorOf(user.id);
     if (outcome.kind === 'fallback') return undefined;
     return { row: outcome.user, grants: outcome.grants, issued: await sessions.issue(session, outcome.sessionId, scope, outcome.grants) };

@@ -5,10 +5,11 @@ import type { Db, Executor } from '../../db/database.js';
 import type { OutboxService } from '../../notifications/outbox.service.js';
 import type { AuditService } from '../audit/audit.service.js';
 import { auditOrigin, type ActorMeta } from '../rbac/actor.js';
+import type { WebhookEvents } from '../webhooks/webhook-events.service.js';
 import * as repo from './completion.repo.js';
 import { failureText } from './failure-text.js';
 
-type Deps = { db: Db; clock: Clock; config: Config; audit: AuditService; outbox: OutboxService };
+type Deps = { db: Db; clock: Clock; config: Config; audit: AuditService; outbox: OutboxService; events: WebhookEvents };
 
 /** Who completes a request: an administrator (process/, process-expired/) or, with no one, the scheduled job. */
 export interface CompletionBy {
@@ -35,7 +36,7 @@ export const anonymizedEmailOf = (userId: number) => `deleted-${userId}@invalid`
  * Completion of confirmed deletion requests (DECISIONS.md "Account deletion and export"): the account is anonymized,
  * the request completed, an `account_deleted` audit row written and the last message queued, all in one transaction.
  */
-export function createDeletionCompletionService({ db, clock, config, audit, outbox }: Deps) {
+export function createDeletionCompletionService({ db, clock, config, audit, outbox, events }: Deps) {
   async function completeLocked(trx: Executor, request: repo.LockedRequest, by: CompletionBy) {
     const now = clock.now();
     const account = (await repo.lockAccount(trx, request.user_id))!;
@@ -58,6 +59,12 @@ export function createDeletionCompletionService({ db, clock, config, audit, outb
       event_type: 'account_deleted', severity: 'warning', user_id: account.id, ...(by.actor ? auditOrigin(by.actor) : {}),
       details: { deletion_request_id: request.id, by: by.actor ? 'administrator' : 'schedule', user_notified: messageId !== null },
     }, trx);
+    // Stored webhook payloads about the account lose its address and IPs; the two last events carry neither.
+    await events.forgetUser(trx, account.id);
+    const actorId = by.actor?.id ?? null;
+    await events.emit(trx, 'user.deleted', { user_id: account.id, anonymized: true, deleted_at: now.toISOString(), actor_id: actorId });
+    await events.emit(trx, 'deletion.completed', { user_id: account.id, deletion_request_id: request.id, completed_at: now.toISOString(),
+      by: by.actor ? 'administrator' : 'schedule', actor_id: actorId });
     return { requestId: request.id, userId: account.id, processedAt: now, auditId, userNotified: messageId !== null };
   }
 

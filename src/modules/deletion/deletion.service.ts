@@ -9,6 +9,7 @@ import type { LockoutService, LockTarget } from '../auth/lockout.service.js';
 import type { AuthContext } from '../sessions/bearer.service.js';
 import type { IssuedTokens, RequestMeta, SessionService } from '../sessions/sessions.service.js';
 import type { PasswordVerifier } from '../users/password-verifier.js';
+import type { WebhookEvents } from '../webhooks/webhook-events.service.js';
 import * as repo from './deletion.repo.js';
 
 /** A TOTP or backup code of the account (the two-factor module's login check). */
@@ -16,7 +17,7 @@ export type SecondFactorCheck = (user: { id: number }, code: string) => Promise<
 
 type Deps = {
   db: Db; clock: Clock; config: Config; audit: AuditService; lockout: LockoutService; sessions: SessionService;
-  outbox: OutboxService; verifyPassword: PasswordVerifier['verify']; verifySecondFactor: SecondFactorCheck;
+  outbox: OutboxService; verifyPassword: PasswordVerifier['verify']; verifySecondFactor: SecondFactorCheck; events: WebhookEvents;
 };
 
 export interface DeletionRequestInput {
@@ -36,7 +37,8 @@ const pairOf = ({ access_token, refresh_token, token_type, expires_in, refresh_e
  * emailed confirmation, the grace period during which the account is inactive, and cancellation. Completion (the
  * anonymization) is the completion service's.
  */
-export function createDeletionService({ db, clock, config, audit, lockout, sessions, outbox, verifyPassword, verifySecondFactor }: Deps) {
+export function createDeletionService(deps: Deps) {
+  const { db, clock, config, audit, lockout, sessions, outbox, verifyPassword, verifySecondFactor, events } = deps;
   const graceDays = config.ACCOUNT_DELETION_GRACE_PERIOD_DAYS;
   outbox.onDelivered('deletion_confirmation', (messageId) => repo.markConfirmationSent(db, messageId));
 
@@ -119,6 +121,9 @@ export function createDeletionService({ db, clock, config, audit, lockout, sessi
       }, confirmationExpiresAt);
       if (messageId !== null) await repo.setConfirmationMessage(trx, row.id, messageId);
       await audit.record(event('account_deletion_requested', account.id, meta, { deletion_request_id: row.id }), trx);
+      await events.emit(trx, 'deletion.requested', { user_id: account.id, email: account.email, deletion_request_id: row.id,
+        reason: input.reason?.trim() || null, requested_at: now.toISOString(),
+        grace_period_ends_at: row.grace_period_ends_at.toISOString() });
       return row;
     });
     if (!created) {

@@ -5,6 +5,7 @@ import { orderOf } from '../../core/listing.js';
 import { pageRequest } from '../../core/pagination.js';
 import type { Db, Executor } from '../../db/database.js';
 import type { AuditService } from '../audit/audit.service.js';
+import type { WebhookEvents } from '../webhooks/webhook-events.service.js';
 import { auditOf, type OrgActor } from './org-actor.js';
 import type { OrgContext } from './org-context.js';
 import { canGrant, canManage, OWNER, permissionLists } from './org-roles.js';
@@ -12,10 +13,10 @@ import { toMember, type AddMemberInput, type MemberListInput } from './members.s
 import * as repo from './members.repo.js';
 import * as orgs from './organizations.repo.js';
 
-type Deps = { db: Db; clock: Clock; config: Config; audit: AuditService };
+type Deps = { db: Db; clock: Clock; config: Config; audit: AuditService; events: WebhookEvents };
 
 /** SPEC.md "Organization member": listing, adding, changing a role, removing; the weight rules of DECISIONS.md. */
-export function createMemberService({ db, clock, config, audit }: Deps) {
+export function createMemberService({ db, clock, config, audit, events }: Deps) {
   const callerRole = (context: OrgContext) => context.role!;
 
   async function roleOf(trx: Executor, code: string) {
@@ -56,8 +57,11 @@ export function createMemberService({ db, clock, config, audit }: Deps) {
       throw new AppError('MEMBER_LIMIT_EXCEEDED');
     }
     const now = clock.now();
-    return repo.insertMember(trx, { organization_id: a.organizationId, user_id: a.userId, org_role_id: a.roleId,
+    const inserted = await repo.insertMember(trx, { organization_id: a.organizationId, user_id: a.userId, org_role_id: a.roleId,
       status: 'active', invited_by: a.invitedBy, joined_at: now, updated_at: now });
+    await events.emit(trx, 'organization.member_added', async (t) => ({ organization_id: a.organizationId, user_id: a.userId,
+      role: (await repo.findMember(t, a.organizationId, a.userId))?.role_code ?? null, added_by: a.invitedBy }));
+    return inserted;
   }
 
   /** POST organizations/members/add/: ownership is given by a role change, never by adding. */
@@ -124,6 +128,8 @@ export function createMemberService({ db, clock, config, audit }: Deps) {
       await repo.deleteMember(trx, member.id);
       await audit.record({ event_type: 'organization_member_removed', severity: 'warning', user_id: userId, ...auditOf(actor),
         details: { organization_id: organizationId, role: member.role_code } }, trx);
+      await events.emit(trx, 'organization.member_removed', { organization_id: organizationId, user_id: userId, role: member.role_code,
+        removed_by: actor.userId });
     });
     return { message: 'Member removed' };
   }

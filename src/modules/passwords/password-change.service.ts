@@ -10,6 +10,7 @@ import type { AuthContext } from '../sessions/bearer.service.js';
 import type { IssuedTokens, RequestMeta, SessionService } from '../sessions/sessions.service.js';
 import * as repo from './passwords.repo.js';
 import type { PasswordService } from './passwords.service.js';
+import type { WebhookEvents } from '../webhooks/webhook-events.service.js';
 
 /** Consumes a fresh login code of the account's phone: 400 OTP_REQUIRED without one, 400 OTP_INVALID when wrong. */
 export type LoginCodeConsumer = (userId: number, code: string) => Promise<void>;
@@ -17,7 +18,7 @@ export type LoginCodeConsumer = (userId: number, code: string) => Promise<void>;
 type Deps = {
   db: Db; clock: Clock; hasher: PasswordHasher; verifyPassword: PasswordVerifier['verify']; audit: AuditService; lockout: LockoutService;
   sessions: SessionService;
-  passwords: PasswordService; otp: OtpService; consumeLoginCode: LoginCodeConsumer;
+  passwords: PasswordService; otp: OtpService; consumeLoginCode: LoginCodeConsumer; events: WebhookEvents;
 };
 
 export interface ChangeInput {
@@ -34,7 +35,7 @@ const pairOf = ({ access_token, refresh_token, token_type, expires_in, refresh_e
 
 /** SPEC.md "Passwords" and "Forced password change flow": password/change/ and password/set-initial/. */
 export function createPasswordChangeService(deps: Deps) {
-  const { db, clock, hasher, verifyPassword, audit, lockout, sessions, passwords, otp, consumeLoginCode } = deps;
+  const { db, clock, hasher, verifyPassword, audit, lockout, sessions, passwords, otp, consumeLoginCode, events } = deps;
 
   async function accountOf(auth: AuthContext): Promise<Account> {
     const account = await repo.findAccount(db, auth.user.id);
@@ -84,6 +85,7 @@ export function createPasswordChangeService(deps: Deps) {
     return db.transaction().execute(async (trx) => {
       if (before) await before(trx);
       await passwords.store(trx, account.id, hash, now);
+      await events.emit(trx, 'password.changed', { user_id: account.id, method: reason === 'password_set' ? 'set' : 'change' });
       const revoked = endOthers ? await sessions.revokeOthers(trx, account.id, sessionId, reason) : 0;
       const issued = restricted ? await sessions.reopenFull(trx, account, sessionId, reason, meta) : null;
       return { revoked, issued };

@@ -8,19 +8,20 @@ import type { AuditService } from '../audit/audit.service.js';
 import type { OtpService } from '../otp/otp.service.js';
 import type { RequestMeta, SessionService } from '../sessions/sessions.service.js';
 import { canSignIn } from '../users/account-state.js';
+import type { WebhookEvents } from '../webhooks/webhook-events.service.js';
 import * as users from '../users/users.repo.js';
 import type { PasswordService } from './passwords.service.js';
 
 type Deps = {
   db: Db; clock: Clock; config: Config; hasher: PasswordHasher; audit: AuditService; sessions: SessionService;
-  passwords: PasswordService; otp: OtpService;
+  passwords: PasswordService; otp: OtpService; events: WebhookEvents;
 };
 
 export type ResetTarget = { email: string } | { phone: string };
 
 
 /** SPEC.md "Passwords": password/reset/request/ and password/reset/confirm/ (a code by email or SMS). */
-export function createPasswordResetService({ db, clock, config, hasher, audit, sessions, passwords, otp }: Deps) {
+export function createPasswordResetService({ db, clock, config, hasher, audit, sessions, passwords, otp, events }: Deps) {
   /**
    * Sends a reset code to the address given when it belongs to an account. The answer has the same shape and
    * fields whether or not it does, so it reveals nothing about which addresses are registered.
@@ -61,6 +62,7 @@ export function createPasswordResetService({ db, clock, config, hasher, audit, s
     const revoked = await db.transaction().execute(async (trx) => {
       if (!await otp.claim(trx, live)) throw new AppError('OTP_EXPIRED');
       await passwords.store(trx, user.id, hash, clock.now());
+      await events.emit(trx, 'password.changed', { user_id: user.id, method: 'reset' });
       return sessions.revokeAll(trx, user.id, 'password_reset');
     });
     await audit.record({ event_type: 'password_reset', user_id: user.id, application_id: meta.applicationId,

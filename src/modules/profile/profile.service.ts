@@ -5,6 +5,7 @@ import { isUniqueViolation } from '../../db/errors.js';
 import { randomHex } from '../../security/random.js';
 import type { OrgContext } from '../organizations/org-context.js';
 import type { RbacService } from '../rbac/rbac.service.js';
+import type { WebhookEvents } from '../webhooks/webhook-events.service.js';
 import { normalizePhone } from '../users/contact.js';
 import * as users from '../users/users.repo.js';
 import type { PublicUser } from '../users/users.repo.js';
@@ -13,7 +14,7 @@ import * as avatars from './avatar.repo.js';
 import * as repo from './profile.repo.js';
 import { toOrganizationContext, toProfile, type UpdateProfileInput } from './profile.schemas.js';
 
-type Deps = { db: Db; clock: Clock; rbac: RbacService };
+type Deps = { db: Db; clock: Clock; rbac: RbacService; events: WebhookEvents };
 
 const EDITABLE = ['first_name', 'last_name', 'username', 'phone', 'bio', 'timezone', 'language', 'custom_fields'] as const;
 
@@ -60,7 +61,7 @@ function customFieldsProblem(value: unknown): string | null {
 const newAvatar = (image: AvatarImage, bytes: Uint8Array) =>
   ({ name: `${randomHex(16)}.${image.ext}`, contentType: image.contentType, bytes });
 
-export function createProfileService({ db, clock, rbac }: Deps) {
+export function createProfileService({ db, clock, rbac, events }: Deps) {
   async function load(userId: number) {
     const user = await users.findPublicUser(db, userId);
     if (!user) throw new AppError('NOT_FOUND');
@@ -131,8 +132,10 @@ export function createProfileService({ db, clock, rbac }: Deps) {
               created_at: now });
           }
           await repo.updateUserProfile(trx, userId, { ...changes, updated_at: now });
+          await events.emit(trx, 'user.updated', { user_id: userId, email: current.email, changed_fields: updated, actor_id: userId },
+            userId);
         };
-        await (upload ? db.transaction().execute(save) : save(db));
+        await (upload || await events.wants('user.updated') ? db.transaction().execute(save) : save(db));
       } catch (err) {
         // Two requests racing for one username or phone: the unique index decides.
         if (isUniqueViolation(err)) {

@@ -2,7 +2,8 @@ import type { Config } from '../../config/settings.js';
 import type { Clock } from '../../core/clock.js';
 import { AppError } from '../../core/errors.js';
 import type { Db } from '../../db/database.js';
-import { verifyAccessToken, type AccessClaims, type JwtKey } from '../../security/jwt.js';
+import { verifyAccessToken, type AccessClaims } from '../../security/jwt.js';
+import type { KeyService } from '../keys/keys.service.js';
 import * as tokens from './tokens.repo.js';
 
 export type AuthUser = Omit<NonNullable<Awaited<ReturnType<typeof tokens.findBearerState>>>,
@@ -13,36 +14,41 @@ export interface AuthContext {
   claims: AccessClaims;
 }
 
-type Deps = { db: Db; clock: Clock; config: Config; jwtKey: JwtKey };
+type Deps = { db: Db; clock: Clock; config: Config; keys: Pick<KeyService, 'resolve' | 'accepts'> };
 
 /** Bounded memory of tokens known to be blacklisted, so a replayed revoked token costs no query. */
 const KNOWN_BLACKLISTED_MAX = 10_000;
-/** Bounded memory of tokens whose signature and claims verified, by token text. */
+/**
+ * Bounded memory of tokens whose signature and claims verified, by token text. It matters most with an asymmetric
+ * algorithm, whose verification costs far more than an HMAC's.
+ */
 const VERIFIED_MAX = 10_000;
 
 /**
- * Authenticates `Authorization: Bearer <jwt>`: signature, pinned algorithm and expiry, then the token's
- * application, then one query for the user, the blacklist and the session.
+ * Authenticates `Authorization: Bearer <jwt>`: signature by the key its `kid` names, that key's algorithm, and expiry; then
+ * the token's application, then one query for the user, the blacklist and the session.
  */
-export function createBearerService({ db, clock, config, jwtKey }: Deps) {
+export function createBearerService({ db, clock, config, keys }: Deps) {
   const knownBlacklisted = new Map<string, number>(); // jti → exp (seconds)
-  const verifiedTokens = new Map<string, AccessClaims>();
+  const verifiedTokens = new Map<string, { claims: AccessClaims; kid: string | undefined }>();
 
   /**
    * A client sends the same access token with every request of its lifetime: its signature is checked once per
-   * process, and its expiry on every request. Only tokens that verified are kept, by their exact text.
+   * process, and its expiry and its key's standing (a key retires) on every request. Only tokens that verified are kept,
+   * by their exact text.
    */
   async function claimsOf(token: string, now: Date): Promise<AccessClaims> {
     const known = verifiedTokens.get(token);
     if (known) {
-      if (known.exp * 1000 > now.getTime()) return known;
+      const expired = known.claims.exp * 1000 <= now.getTime();
+      if (!expired && keys.accepts(known.kid, now)) return known.claims;
       verifiedTokens.delete(token);
-      throw new AppError('TOKEN_EXPIRED');
+      throw new AppError(expired ? 'TOKEN_EXPIRED' : 'TOKEN_INVALID');
     }
-    const verified = await verifyAccessToken(jwtKey, token, now);
+    const verified = await verifyAccessToken(keys.resolve, token, now);
     if (!verified.ok) throw new AppError(verified.reason === 'expired' ? 'TOKEN_EXPIRED' : 'TOKEN_INVALID');
     if (verifiedTokens.size >= VERIFIED_MAX) verifiedTokens.delete(verifiedTokens.keys().next().value!);
-    verifiedTokens.set(token, verified.claims);
+    verifiedTokens.set(token, { claims: verified.claims, kid: verified.kid });
     return verified.claims;
   }
 

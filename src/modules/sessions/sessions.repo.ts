@@ -60,6 +60,10 @@ const activeSessions = precompileRows((db: Executor, a: { userId: number; now: D
 /** Active sessions of a user, oldest first. Every sign-in with a session or device limit reads them. */
 export const listActiveSessions = (db: Executor, userId: number, now: Date) => activeSessions(db, { userId, now });
 
+/** The account a session belongs to, or null. */
+export const ownerOfSession = async (db: Executor, sessionId: number): Promise<number | null> =>
+  (await db.selectFrom('sessions').select('user_id').where('id', '=', sessionId).executeTakeFirst())?.user_id ?? null;
+
 export const findSessionDevice = (db: Executor, id: number) =>
   db.selectFrom('sessions').select(['id', 'device_info']).where('id', '=', id).executeTakeFirst();
 
@@ -67,14 +71,14 @@ export const revokeSessions = (db: Executor, ids: number[], now: Date, reason: s
   ids.length === 0 ? Promise.resolve(0) : db.updateTable('sessions').set({ revoked_at: now, revoke_reason: reason })
     .where('id', 'in', ids).where('revoked_at', 'is', null).executeTakeFirst().then((r) => Number(r.numUpdatedRows));
 
-/** Revokes every active session of the user; answers the sessions and distinct devices it ended. */
+/** Revokes every active session of the user; answers the sessions and distinct devices it ended, and the sessions' ids. */
 export async function revokeAllUserSessions(db: Executor, userId: number, now: Date, reason: string) {
   const rows = await db.updateTable('sessions').set({ revoked_at: now, revoke_reason: reason })
     .where('user_id', '=', userId).where('revoked_at', 'is', null).where('expires_at', '>', now)
     .returning(['id', 'device_id']).execute();
   await db.updateTable('refresh_tokens').set({ revoked_at: now })
     .where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
-  return { sessions: rows.length, devices: new Set(rows.map((r) => r.device_id)).size };
+  return { sessions: rows.length, devices: new Set(rows.map((r) => r.device_id)).size, ids: rows.map((r) => r.id) };
 }
 
 export const revokeSessionTokens = (db: Executor, sessionIds: number[], now: Date) =>

@@ -3,16 +3,18 @@ import type { Config } from '../../config/settings.js';
 import { addSeconds, type Clock } from '../../core/clock.js';
 import { AppError } from '../../core/errors.js';
 import type { Db, Executor } from '../../db/database.js';
-import { hmacKey, signAccessToken, type GrantClaims, type TokenScope } from '../../security/jwt.js';
+import { signAccessToken, type GrantClaims, type TokenScope } from '../../security/jwt.js';
 import { sha256Hex } from '../../security/random.js';
 import { newRefreshToken, successorOf } from '../../security/refresh-token.js';
 import type { AuditService } from '../audit/audit.service.js';
+import type { KeyService } from '../keys/keys.service.js';
+import type { WebhookEvents } from '../webhooks/webhook-events.service.js';
 import { describeDevice, deviceIdFor } from './device.js';
 import { tokenScopeFor, type ScopeSubject } from './scope.js';
 import * as sessions from './sessions.repo.js';
 import * as tokens from './tokens.repo.js';
 
-type Deps = { db: Db; clock: Clock; config: Config; audit: AuditService };
+type Deps = { db: Db; clock: Clock; config: Config; audit: AuditService; events: WebhookEvents; keys: KeyService };
 
 export interface RequestMeta {
   applicationId: number | null;
@@ -46,18 +48,18 @@ export interface IssuedTokens {
   token_scope: TokenScope;
 }
 
-export function createSessionService({ db, clock, config, audit }: Deps) {
-  const jwtKey = hmacKey(config.JWT_SECRET_KEY!, config.JWT_ISSUER);
-  // A separate key for deriving rotation successors, so the signing key is used for one purpose only.
-  const rotationKey = createHmac('sha256', config.JWT_SECRET_KEY!).update('gatehouse refresh rotation').digest();
+export function createSessionService({ db, clock, config, audit, events, keys }: Deps) {
+  // A separate key for deriving rotation successors, so the signing key is used for one purpose only. With an asymmetric
+  // algorithm the JWT secret may be unset; the encryption key, then required, takes its place.
+  const rotationKey = createHmac('sha256', config.JWT_SECRET_KEY ?? config.ENCRYPTION_KEY!).update('gatehouse refresh rotation').digest();
   const accessLifetime = config.JWT_ACCESS_TOKEN_LIFETIME;
   const refreshLifetime = config.JWT_REFRESH_TOKEN_LIFETIME;
   const secondsUntil = (d: Date) => Math.max(0, Math.floor((d.getTime() - clock.now().getTime()) / 1000));
 
   /** An access token with the user's role and permission codes (SDK-COMPAT.md rule 20: for the client to read, never trusted). */
-  function accessToken(userId: number, sessionId: number, applicationId: number | null, scope: TokenScope, grants: GrantClaims,
+  async function accessToken(userId: number, sessionId: number, applicationId: number | null, scope: TokenScope, grants: GrantClaims,
     lifetime = accessLifetime) {
-    return signAccessToken(jwtKey, { sub: String(userId), app: applicationId, sid: String(sessionId), scope, grants },
+    return signAccessToken(await keys.signingKey(), { sub: String(userId), app: applicationId, sid: String(sessionId), scope, grants },
       clock.now(), lifetime);
   }
 
@@ -75,6 +77,7 @@ export function createSessionService({ db, clock, config, audit }: Deps) {
         const ids = active.filter((s) => evicted.has(s.device_id)).map((s) => s.id);
         await sessions.revokeSessions(trx, ids, now, 'device_limit');
         await sessions.revokeSessionTokens(trx, ids, now);
+        if (ids.length) await events.emit(trx, 'session.revoked', { user_id: userId, session_ids: ids, reason: 'device_limit' });
         active = active.filter((s) => !evicted.has(s.device_id));
       }
     }
@@ -83,6 +86,7 @@ export function createSessionService({ db, clock, config, audit }: Deps) {
       const ids = active.slice(0, active.length - maxSessions + 1).map((s) => s.id);
       await sessions.revokeSessions(trx, ids, now, 'session_limit');
       await sessions.revokeSessionTokens(trx, ids, now);
+      if (ids.length) await events.emit(trx, 'session.revoked', { user_id: userId, session_ids: ids, reason: 'session_limit' });
     }
   }
 
@@ -97,6 +101,8 @@ export function createSessionService({ db, clock, config, audit }: Deps) {
     const session = prepare(user, deviceInfo, meta);
     await enforceLimits(trx, session, opts.userLocked ?? false);
     const sessionId = await sessions.insertSessionWithToken(trx, { ...session, tokenHash: session.refresh.hash });
+    await events.emit(trx, 'session.created', { user_id: user.id, session_id: sessionId, application_id: meta.applicationId,
+      method: 'method' in meta && typeof meta.method === 'string' ? meta.method : null, scope, ip_address: meta.ip });
     return issue(session, sessionId, scope, opts.grants ?? await tokens.findGrantCodes(trx, user.id), opts.accessLifetime);
   }
 
@@ -212,8 +218,12 @@ export function createSessionService({ db, clock, config, audit }: Deps) {
   /** Ends one session: its refresh tokens stop refreshing and its access tokens stop authenticating at once. */
   async function endSession(trx: Executor, sessionId: number, reason: string): Promise<void> {
     const now = clock.now();
-    await sessions.revokeSessions(trx, [sessionId], now, reason);
+    const ended = await sessions.revokeSessions(trx, [sessionId], now, reason);
     await sessions.revokeSessionTokens(trx, [sessionId], now);
+    if (ended) {
+      await events.emit(trx, 'session.revoked', async (t) => ({ user_id: await sessions.ownerOfSession(t, sessionId),
+        session_ids: [sessionId], reason }));
+    }
   }
 
   /** Ends the session the refresh token belongs to. Unknown tokens change nothing (and say nothing). */
@@ -241,7 +251,8 @@ export function createSessionService({ db, clock, config, audit }: Deps) {
   async function revokeAll(trx: Executor, userId: number, reason: string) {
     const now = clock.now();
     await sessions.lockUserSessions(trx, userId);
-    const result = await sessions.revokeAllUserSessions(trx, userId, now, reason);
+    const { ids, ...result } = await sessions.revokeAllUserSessions(trx, userId, now, reason);
+    if (ids.length) await events.emit(trx, 'session.revoked', { user_id: userId, session_ids: ids, reason });
     await trx.updateTable('users').set({ tokens_valid_after: new Date(Math.floor(now.getTime() / 1000) * 1000) })
       .where('id', '=', userId).execute();
     return result;
@@ -257,6 +268,7 @@ export function createSessionService({ db, clock, config, audit }: Deps) {
     const ids = (await sessions.listActiveSessions(trx, userId, now)).map((s) => s.id).filter((id) => id !== keepSessionId);
     await sessions.revokeSessions(trx, ids, now, reason);
     await sessions.revokeSessionTokens(trx, ids, now);
+    if (ids.length) await events.emit(trx, 'session.revoked', { user_id: userId, session_ids: ids, reason });
     return ids.length;
   }
 
@@ -269,7 +281,9 @@ export function createSessionService({ db, clock, config, audit }: Deps) {
 
   return {
     open, prepare, issue, refresh, applicationIdOf, endSession, revokeByRefreshToken, blacklist, revokeAll, revokeOthers, reopenFull,
-    accessToken, jwtKey,
+    accessToken,
+    /** The key tokens are signed with now (tests forge tokens with it); throws before the keys are loaded. */
+    get jwtKey() { return keys.loadedSigningKey(); },
   };
 }
 

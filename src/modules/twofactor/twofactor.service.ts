@@ -9,6 +9,7 @@ import { base32Decode, matchTotpStep, newTotpSecret, provisioningUri } from '../
 import type { AuditService } from '../audit/audit.service.js';
 import type { LockoutService, LockTarget } from '../auth/lockout.service.js';
 import type { RequestMeta } from '../sessions/sessions.service.js';
+import type { WebhookEvents } from '../webhooks/webhook-events.service.js';
 import { backupCodeHash, newBackupCodes } from './backup-codes.js';
 import * as repo from './twofactor.repo.js';
 
@@ -18,6 +19,7 @@ type Deps = {
   sealer: Sealer;
   /** HMAC key of the stored backup-code hashes. */
   codeKey: Buffer;
+  events: WebhookEvents;
 };
 
 /** The account a 2FA call is about (the bearer's user satisfies it). */
@@ -35,7 +37,7 @@ const compact = (code: string) => code.replace(/\s/g, '');
 type CheckState = NonNullable<Awaited<ReturnType<typeof repo.findCheckState>>>;
 
 /** SPEC.md "Two-factor authentication" and DECISIONS.md "Codes, links, passwords" (TOTP paragraph). */
-export function createTwoFactorService({ db, clock, config, verifyPassword, audit, lockout, sealer, codeKey }: Deps) {
+export function createTwoFactorService({ db, clock, config, verifyPassword, audit, lockout, sealer, codeKey, events }: Deps) {
   const notEnabled = () => new AppError('INVALID_CODE', { message: 'Two-factor authentication is not enabled' });
 
   /** A TOTP code of the active secret, accepted once: its time step must be later than the last one used. */
@@ -117,6 +119,7 @@ export function createTwoFactorService({ db, clock, config, verifyPassword, audi
       if (!(await repo.activatePendingSecret(trx, user.id, pending, step, now))) return false;
       await repo.setTwoFactorEnabled(trx, user.id, true, now);
       await audit.record(event('2fa_enabled', user.id, meta), trx);
+      await events.emit(trx, '2fa.enabled', { user_id: user.id });
       return true;
     });
     if (!enabled) throw new AppError('INVALID_CODE');
@@ -132,6 +135,7 @@ export function createTwoFactorService({ db, clock, config, verifyPassword, audi
       await repo.deleteTwoFactor(trx, user.id);
       await repo.setTwoFactorEnabled(trx, user.id, false, clock.now());
       await audit.record(event('2fa_disabled', user.id, meta, 'warning'), trx);
+      await events.emit(trx, '2fa.disabled', { user_id: user.id });
     });
   }
 

@@ -4,6 +4,7 @@ import type { Db } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { PasswordHasher } from '../../security/password-hash.js';
 import type { PasswordService } from '../passwords/passwords.service.js';
+import type { WebhookEvents } from '../webhooks/webhook-events.service.js';
 import { isValidEmail, normalizeEmail, normalizePhone } from './contact.js';
 import { createPasswordVerifier } from './password-verifier.js';
 import * as repo from './users.repo.js';
@@ -22,9 +23,9 @@ export interface CreateUserInput {
   verified?: boolean;
 }
 
-type Deps = { db: Db; clock: Clock; hasher: PasswordHasher; passwords: PasswordService };
+type Deps = { db: Db; clock: Clock; hasher: PasswordHasher; passwords: PasswordService; events: WebhookEvents };
 
-export function createUserService({ db, clock, hasher, passwords }: Deps) {
+export function createUserService({ db, clock, hasher, passwords, events }: Deps) {
   /** Creates an account with its default roles plus `roles`. Problems answer 400 validation per field. */
   async function create(input: CreateUserInput) {
     const errors: FieldErrors = {};
@@ -83,6 +84,9 @@ export function createUserService({ db, clock, hasher, passwords }: Deps) {
       if (passwordHash) await passwords.remember(trx, user.id, passwordHash, clock.now());
       const defaults = await repo.findDefaultRoles(trx);
       await repo.insertUserRoles(trx, user.id, [...new Set([...defaults.map((r) => r.id), ...roleIds])]);
+      await events.emit(trx, 'user.created', { user_id: user.id, email, phone, first_name: input.first_name ?? '',
+        last_name: input.last_name ?? '', is_email_verified: Boolean(input.verified && email),
+        is_phone_verified: Boolean(input.verified && phone) }, user.id);
       return user;
     });
   }

@@ -136,7 +136,7 @@ describe('admin/users/', () => {
       assert.equal(body.must_change_password, true);
       assert.equal(body.has_usable_password, true);
       assert.deepEqual(body.roles, ['admin', 'user']);
-      assert.equal(body.permissions.length, 14);
+      assert.equal(body.permissions.length, 15);
       assert.equal(JSON.stringify(body).includes('argon2'), false);
     });
 

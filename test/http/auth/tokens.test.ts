@@ -18,7 +18,8 @@ describe('access token claims', () => {
     const user = await createUser(t, { email: 'ann@example.com', first_name: 'Ann', phone: '+14155552671' });
     const tokens = await signIn(t, user);
     const { header, payload } = decodeJwt(tokens.access_token);
-    assert.deepEqual(header, { alg: 'HS256', typ: 'JWT' });
+    // see: issue 19 — every token names its key; with HS256 the kid is a stable hash of the secret.
+    assert.deepEqual(header, { alg: 'HS256', kid: t.container.services.sessions.jwtKey.kid, typ: 'JWT' });
     assert.deepEqual(Object.keys(payload).sort(),
       ['app', 'exp', 'iat', 'iss', 'jti', 'nbf', 'permissions', 'roles', 'scope', 'sid', 'sub', 'typ']);
     const iat = Math.floor(t.clock.now().getTime() / 1000);

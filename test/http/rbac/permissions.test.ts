@@ -6,7 +6,8 @@ import { account, auditEvents, expectStatus, grantDirect, NOT_FOUND, PERMISSION_
 
 const NOW = new Date('2025-03-01T10:00:00.000Z');
 const SYSTEM_CODES = ['applications.manage', 'applications.view', 'audit.view', 'dashboard.view', 'gdpr.admin', 'gdpr.process',
-  'gdpr.view', 'permissions.manage', 'permissions.view', 'roles.manage', 'roles.view', 'security.view', 'users.manage', 'users.view'];
+  'gdpr.view', 'permissions.manage', 'permissions.view', 'roles.manage', 'roles.view', 'security.view', 'users.manage', 'users.view',
+  'webhooks.manage'];
 
 describe('permissions/', () => {
   let t: TestApp;
@@ -26,8 +27,8 @@ describe('permissions/', () => {
   describe('GET permissions/', () => {
     it('answers a page of {id, code, name, description}, ordered by code by default, ids as strings', async () => {
       const body = expectStatus(await list(''), 200);
-      assert.equal(body.count, 14);
-      assert.deepEqual({ ...body, results: undefined }, { count: 14, next: null, previous: null, page: 1, page_size: 20, total_pages: 1, results: undefined });
+      assert.equal(body.count, 15);
+      assert.deepEqual({ ...body, results: undefined }, { count: 15, next: null, previous: null, page: 1, page_size: 20, total_pages: 1, results: undefined });
       assert.deepEqual(codes(body), SYSTEM_CODES);
       const first = body.results[0];
       assert.deepEqual(Object.keys(first).sort(), ['code', 'description', 'id', 'name']);
@@ -81,14 +82,14 @@ describe('permissions/', () => {
 
     it('pages with next/previous links and clamps page_size above 100 to 100', async () => {
       const page2 = expectStatus(await list('?page=2&page_size=5'), 200);
-      assert.equal(page2.count, 14);
+      assert.equal(page2.count, 15);
       assert.equal(page2.total_pages, 3);
       assert.deepEqual(codes(page2), SYSTEM_CODES.slice(5, 10));
       assert.equal(page2.next, '/api/v1/auth/permissions/?page=3&page_size=5');
       assert.equal(page2.previous, '/api/v1/auth/permissions/?page=1&page_size=5');
       const clamped = expectStatus(await list('?page_size=500'), 200);
       assert.equal(clamped.page_size, 100);
-      assert.equal(clamped.results.length, 14);
+      assert.equal(clamped.results.length, 15);
     });
   });
 

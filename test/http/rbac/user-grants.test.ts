@@ -79,7 +79,7 @@ describe('users/<id>/roles/ and users/<id>/permissions/', () => {
     it('GET lists every permission for a superuser', async () => {
       const other = await createUser(t, { is_superuser: true });
       const body = expectStatus(await api('GET', `users/${other.id}/permissions/`), 200);
-      assert.equal(body.all_permissions.length, 17);
+      assert.equal(body.all_permissions.length, 18);
       assert.deepEqual(body.direct_permissions, []);
     });
 

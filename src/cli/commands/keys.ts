@@ -1,0 +1,69 @@
+import type { Env } from '../../config/load.js';
+import { toIso } from '../../core/clock.js';
+import { migrateToLatest } from '../../db/migrator.js';
+import { openRuntime, type Runtime } from '../../main.js';
+import type { KeyListing } from '../../modules/keys/keys.service.js';
+import { print, printJson, UsageError } from '../output.js';
+
+/** Like the other one-shot commands, with Redis when configured: a rotation is announced to the running instances. */
+async function withKeys<T>(env: Env, fn: (rt: Runtime) => Promise<T>): Promise<T> {
+  const rt = await openRuntime(env, { redis: true, warn: () => undefined });
+  try {
+    await migrateToLatest(rt.database.db);
+    return await fn(rt);
+  } finally {
+    await rt.close();
+  }
+}
+
+const SOURCES = { secret: 'SVC_JWT_SECRET_KEY', environment: 'SVC_JWT_PRIVATE_KEY', database: 'database' } as const;
+const date = (d: Date | null) => toIso(d)?.replace(/\.\d{3}Z$/, 'Z') ?? '-';
+
+function table(keys: KeyListing[]): string[] {
+  const rows = [['KID', 'ALGORITHM', 'STATE', 'SOURCE', 'CREATED', 'SIGNS UNTIL', 'VERIFIES UNTIL'],
+    ...keys.map((k) => [k.kid, k.algorithm, k.state, SOURCES[k.source], date(k.created_at), date(k.superseded_at),
+      date(k.verifies_until)])];
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  return rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd());
+}
+
+/** `gatehouse keys list [--json]`: every key with its state (active, verifying, retired). */
+export async function keysListCommand(env: Env, opts: { json: boolean }): Promise<void> {
+  await withKeys(env, async ({ container }) => {
+    const keys = await container.services.keys.list();
+    if (opts.json) {
+      printJson(keys.map((k) => ({ ...k, created_at: toIso(k.created_at), activated_at: toIso(k.activated_at),
+        superseded_at: toIso(k.superseded_at), verifies_until: toIso(k.verifies_until) })));
+      return;
+    }
+    if (keys.length === 0) {
+      print('No signing key yet: the server creates one when it first starts (or run `gatehouse keys rotate`).');
+      return;
+    }
+    for (const line of table(keys)) print(line);
+  });
+}
+
+/** `gatehouse keys rotate`: a new key signs from now on; the previous one verifies until its last token has expired. */
+export async function keysRotateCommand(env: Env): Promise<void> {
+  await withKeys(env, async ({ container }) => {
+    const { keys } = container.services;
+    if (keys.source === 'secret') {
+      throw new UsageError('keys rotate: SVC_JWT_ALGORITHM is HS256, which signs with SVC_JWT_SECRET_KEY; set SVC_JWT_ALGORITHM to '
+        + 'EdDSA, ES256 or RS256 for keys that Gatehouse generates and rotates');
+    }
+    if (keys.source === 'environment') {
+      throw new UsageError('keys rotate: the signing key comes from SVC_JWT_PRIVATE_KEY and is not rotated by Gatehouse; unset it to '
+        + 'let Gatehouse generate and rotate keys, or replace it (tokens signed with the old key are then refused)');
+    }
+    print(`Generating a ${container.config.JWT_ALGORITHM} key…`);
+    const rotation = await keys.rotate();
+    print(`New signing key ${rotation.kid} (${rotation.algorithm}) signs from now on.`);
+    if (rotation.previous) {
+      print(`Previous key ${rotation.previous.kid} keeps verifying until ${date(rotation.previous.verifies_until)}, then retires.`);
+    }
+    print(rotation.announced
+      ? 'Running instances were told over Redis and switch at once.'
+      : 'Running instances switch within a second (within a few seconds when Redis is configured but was unreachable).');
+  });
+}

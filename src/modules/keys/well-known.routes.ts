@@ -1,0 +1,28 @@
+import type { FastifyInstance } from 'fastify';
+import type { RouteDeps } from '../../http/routes.js';
+import { DiscoveryResponse, JwksResponse } from './keys.schemas.js';
+
+/**
+ * How long a copy of the key set may be served from a cache. A resource server fetches the set when it starts and when
+ * a token names a kid it does not know; a key rotated in is missing from a cached copy until it expires, so the copy is
+ * short-lived; a retired key left in one is harmless (every token it signed has expired). Caches in front of Gatehouse
+ * still absorb the bursts of many resource servers starting at once.
+ */
+export const JWKS_CACHE_CONTROL = 'public, max-age=60';
+/** The metadata changes only with the settings (a restart): five minutes. */
+export const DISCOVERY_CACHE_CONTROL = 'public, max-age=300';
+
+/**
+ * `/.well-known/jwks.json` and `/.well-known/openid-configuration` (DECISIONS.md "Signing keys and JWKS"), at the root
+ * where OpenID discovery looks, without application credentials. Public documents: any page may read them (CORS `*`).
+ */
+export default async function wellKnownRoutes(app: FastifyInstance, { container }: RouteDeps) {
+  const { keys } = container.services;
+  const open = { 'access-control-allow-origin': '*' };
+
+  app.get('/.well-known/jwks.json', { schema: { hide: true, response: { 200: JwksResponse } } },
+    async (_req, reply) => reply.headers({ ...open, 'cache-control': JWKS_CACHE_CONTROL }).send(await keys.jwks()));
+
+  app.get('/.well-known/openid-configuration', { schema: { hide: true, response: { 200: DiscoveryResponse } } },
+    async (_req, reply) => reply.headers({ ...open, 'cache-control': DISCOVERY_CACHE_CONTROL }).send(await keys.discovery()));
+}
