@@ -89,6 +89,11 @@ describe('webhook events', () => {
     const created = await received('session.created');
     assert.deepEqual(created.map((e) => [e.data.user_id, e.data.session_id, e.data.method]),
       [[hal.id, created[0]!.data.session_id, 'password'], [hal.id, Number(second.session_id), 'password']]);
+    // The first came from the one-statement login (built in SQL), the second from the transaction: the same payload.
+    const { session_id: _first, ...oneStatement } = created[0]!.data;
+    const { session_id: _second, ...transaction } = created[1]!.data;
+    assert.deepEqual(oneStatement, transaction);
+    assert.deepEqual(Object.keys(created[0]!.data).sort(), ['application_id', 'ip_address', 'method', 'scope', 'session_id', 'user_id']);
     const [revoked] = await received('session.revoked');
     assert.deepEqual(revoked!.data, { user_id: hal.id, session_ids: [created[0]!.data.session_id], reason: 'session_limit' });
   });
