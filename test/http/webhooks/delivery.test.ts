@@ -35,19 +35,22 @@ describe('webhook delivery', () => {
   it('retries after a receiver that answers 500, with backoff, and the event arrives once it is back, same webhook-id', async () => {
     receiver.status = 500;
     const ann = await account(t, { email: 'ann@example.com' });
-    assert.deepEqual(await deliver(t), { delivered: 0, retried: 1, failed: 0 });
+    // A pass also starts on its own right after the commit: states are asserted, not which pass made them.
+    await deliver(t);
     const [first] = (await deliveries()).results;
     assert.deepEqual({ ...first, id: 0, event_id: '', created_at: '', payload: null }, { id: 0, webhook_id: webhookId, event_id: '',
       type: 'user.created', status: 'pending', attempts: 1, next_attempt_at: new Date(t.clock.now().getTime() + 10_000).toISOString(),
       last_status_code: 500, last_error: 'HTTP 500', replay_of: null, created_at: '', delivered_at: null, payload: null });
     // Not due yet: nothing is sent.
     assert.deepEqual(await deliver(t), { delivered: 0, retried: 0, failed: 0 });
+    assert.equal(receiver.requests.length, 1);
     t.clock.advance(10);
-    assert.deepEqual(await deliver(t), { delivered: 0, retried: 1, failed: 0 });
+    await deliver(t);
+    assert.deepEqual([receiver.requests.length, (await deliveries()).results[0].attempts], [2, 2]);
     assert.equal((await deliveries()).results[0].next_attempt_at, new Date(t.clock.now().getTime() + 20_000).toISOString());
     receiver.status = 204;
     t.clock.advance(20);
-    assert.deepEqual(await deliver(t), { delivered: 1, retried: 0, failed: 0 });
+    await deliver(t);
     const ids = new Set(receiver.requests.map((r) => r.headers['webhook-id']));
     assert.deepEqual([receiver.requests.length, ids.size], [3, 1]);
     const [event] = receiver.verified(secret);
@@ -62,13 +65,15 @@ describe('webhook delivery', () => {
     await receiver.stop();
     await account(t, { email: 'ann@example.com' });
     await account(t, { email: 'bob@example.com' });
-    assert.deepEqual(await deliver(t), { delivered: 0, retried: 2, failed: 0 });
+    await deliver(t);
     const rows = await deliveryRows(t, webhookId);
+    assert.equal(rows.length, 2);
     assert.ok(rows.every((r) => r.status === 'pending' && r.attempts === 1 && r.last_status_code === null
       && /ECONNREFUSED/.test(r.last_error!)));
     await receiver.start();
     t.clock.advance(10);
-    assert.deepEqual(await deliver(t), { delivered: 2, retried: 0, failed: 0 });
+    await deliver(t);
+    assert.ok((await deliveryRows(t, webhookId)).every((r) => r.status === 'delivered' && r.attempts === 2));
     assert.deepEqual(receiver.verified(secret).map((e) => e.data.email).sort(), ['ann@example.com', 'bob@example.com']);
     assert.deepEqual(receiver.verified(secret).map((e) => e.id).sort(), rows.map((r) => r.event_id).sort());
   });

@@ -30,6 +30,9 @@ export class WebhookReceiver {
   port = 0;
   private server: Server | undefined;
 
+  /** Whether it listens (a test may have stopped it to stand for an outage). */
+  get listening(): boolean { return this.server !== undefined; }
+
   async start(): Promise<this> {
     const server = createServer((req, res) => {
       const chunks: Buffer[] = [];
