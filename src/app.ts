@@ -18,6 +18,7 @@ import { genReqId, registerRequestContext } from './http/hooks/request-context.j
 import { registerSecurityHeaders } from './http/hooks/security-headers.js';
 import { registerJsonParser } from './http/json-parser.js';
 import { registerMetrics } from './http/metrics.js';
+import { registerOpsMetrics } from './http/ops-metrics.js';
 import { documentedGuards, openApiOptions } from './http/openapi.js';
 import { createRateLimiter } from './http/rate-limit.js';
 import './http/request-types.js';
@@ -30,6 +31,25 @@ export interface BuildAppOptions {
   /** Extra route plugins mounted under the API prefix after the built-in ones (embedding, tests). */
   apiRoutes?: RoutePlugin[];
 }
+
+/**
+ * A client has this long to send its request line and headers (node answers 408 and closes): a real client sends them
+ * in one packet, so a connection still short of its headers after 10 s is a slowloris holding a socket.
+ */
+const HEADERS_TIMEOUT_MS = 10_000;
+/**
+ * The whole request, body included: a 2 MB avatar still arrives over a 300 kbit/s uplink. Fastify's default is 0 (no
+ * limit), which lets a client that never finishes its body hold the connection forever.
+ */
+const REQUEST_TIMEOUT_MS = 60_000;
+/** A connection silent this long in both directions mid-request is abandoned; no answer takes this long to compute. */
+const CONNECTION_TIMEOUT_MS = 60_000;
+/** Longer than the 60 s idle timeout of common load balancers, so the balancer closes an idle connection first. */
+const KEEP_ALIVE_TIMEOUT_MS = 72_000;
+/** How often node enforces the two timeouts above; its default of 30 s lets a slow client stay that much longer. */
+const CONNECTIONS_CHECK_INTERVAL_MS = 1_000;
+/** Node's default, stated here: a bearer token and cookies fit many times over; a larger header block answers 431. */
+const MAX_HEADER_BYTES = 16_384;
 
 /** A configured Fastify instance that never listens: `main.ts` listens, tests inject. */
 export async function buildApp(container: Container, opts: BuildAppOptions = {}): Promise<FastifyInstance> {
@@ -44,6 +64,11 @@ export async function buildApp(container: Container, opts: BuildAppOptions = {})
     genReqId,
     requestIdHeader: false,
     bodyLimit: config.BODY_LIMIT,
+    // Slow or silent clients are closed on a clock instead of holding sockets (test/faults/slow-clients.test.ts).
+    connectionTimeout: CONNECTION_TIMEOUT_MS,
+    requestTimeout: REQUEST_TIMEOUT_MS,
+    keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+    http: { headersTimeout: HEADERS_TIMEOUT_MS, connectionsCheckingInterval: CONNECTIONS_CHECK_INTERVAL_MS, maxHeaderSize: MAX_HEADER_BYTES },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     return503OnClosing: true,
     // Malformed URLs and over-long path parameters get the catalogue's shapes too.
@@ -72,24 +97,42 @@ export async function buildApp(container: Container, opts: BuildAppOptions = {})
   });
 
   // Signing keys are loaded (the first one created) before the first request, then kept current until close.
-  app.addHook('onReady', async () => { await container.services.keys.start(); });
-  app.addHook('onClose', async () => { await container.services.keys.stop(); });
+  // Keys first: a key that cannot be opened stops start-up before anything listens.
+  app.addHook('onReady', async () => {
+    await container.services.keys.start();
+    await container.changes.start();
+  });
+  app.addHook('onClose', async () => { await Promise.all([container.services.keys.stop(), container.changes.stop()]); });
 
   const metrics = config.METRICS_ENABLED ? registerMetrics(app) : null;
+  if (metrics) {
+    registerOpsMetrics(metrics, { stats: container.stats, now: () => container.clock.now(),
+      outbox: container.services.outbox.backlog, webhooks: container.services.webhookDelivery.backlog });
+  }
   if (config.SECURITY_HEADERS_ENABLED) {
     registerSecurityHeaders(app);
   }
   await app.register(fastifySwagger, openApiOptions(config));
   await app.register(fastifyCookie, { hook: false });
 
+  // One warning a minute per store for a whole outage, not one per request.
+  const everyMinute = (warn: (err: Error) => void) => throttled(warn, 60_000, () => container.clock.now().getTime());
+  const redisFallback = container.database.kind === 'postgres' ? 'in PostgreSQL' : 'in memory';
+  const warnStore = {
+    redis: everyMinute((err) => app.log.warn({ err: err.message }, `rate-limit counters: Redis unavailable, counting ${redisFallback}`)),
+    postgres: everyMinute((err) => app.log.warn({ err: err.message }, 'rate-limit counters: PostgreSQL unavailable, counting in memory')),
+  };
   const rateLimiter = createRateLimiter({
     enabled: config.RATE_LIMITING_ENABLED,
     multiplier: config.DEBUG ? 10 : 1,
     redis: container.redis,
+    postgres: container.database.kind === 'postgres' ? container.database.counters : null,
+    now: () => container.clock.now(),
     keyPrefix: config.REDIS_KEY_PREFIX,
-    // One warning a minute for the whole outage, not one per request.
-    onStoreError: throttled((err: Error) => app.log.warn({ err: err.message }, 'rate-limit store unavailable, counting in memory'),
-      60_000, () => container.clock.now().getTime()),
+    onStoreError: (store, err) => {
+      if (store === 'redis') container.stats.redisError();
+      warnStore[store](err);
+    },
   });
   const guards = documentedGuards(createGuards({ config, rateLimiter, bearer: container.services.bearer,
     permissions: container.services.rbac, orgs: container.services.organizations.resolver, agents: container.services.agentAuth }));

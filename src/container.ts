@@ -1,7 +1,9 @@
 import type { Redis } from 'ioredis';
 import type { Config } from './config/settings.js';
 import { systemClock, type Clock } from './core/clock.js';
+import { createOpsStats } from './core/ops-stats.js';
 import { throttled } from './core/throttle.js';
+import { createChangeBus } from './db/change-bus.js';
 import type { Database } from './db/create-db.js';
 import { createAgentAuthService } from './modules/agents/agent-auth.service.js';
 import { createAgentTokenService } from './modules/agents/agent-tokens.service.js';
@@ -86,6 +88,11 @@ export async function buildContainer(opts: ContainerOptions) {
   const redis = opts.redis ?? null;
   const secretKey = config.ENCRYPTION_KEY ?? config.JWT_SECRET_KEY!;
   const onError = opts.onError ?? ((m: string) => process.stderr.write(`${m}\n`));
+  const stats = createOpsStats();
+  redis?.on('error', () => stats.redisError());
+  // Caches of other instances are dropped within a second of a change made here (DECISIONS.md "Several instances").
+  const changes = createChangeBus({ database, redis, redisChannel: `${config.REDIS_KEY_PREFIX}changes`,
+    onError: throttled(onError, 60_000, () => clock.now().getTime()) });
   const { notifier: configuredNotifier, inbox } = createNotifier(config);
   const outbox = createOutboxService({ db, clock, config, notifier: opts.notifier ?? configuredNotifier,
     sealer: createSealer(deriveKey(secretKey, 'outbox')), onError });
@@ -95,10 +102,10 @@ export async function buildContainer(opts: ContainerOptions) {
   const webhookSealer = createSealer(deriveKey(secretKey, 'webhooks'));
   const webhookDelivery = createWebhookDeliveryService({ db, clock, sealer: webhookSealer, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_URLS,
     onError: throttled(onError, 60_000, () => clock.now().getTime()) });
-  const events = createWebhookEvents({ db, clock, onEnqueued: webhookDelivery.kickSoon });
+  const events = createWebhookEvents({ db, clock, onEnqueued: webhookDelivery.kickSoon, changes });
   // Agent requests' audit rows, written off the request path; one lost batch is one line a minute at most.
   const agentActions = createAgentActionWriter({ db, onError: throttled(onError, 60_000, () => clock.now().getTime()) });
-  const applications = createApplicationService({ db, clock, audit });
+  const applications = createApplicationService({ db, clock, audit, changes });
   // While the range API is down every password set would say so: one line a minute is enough.
   const breach = createBreachChecker({ apiUrl: config.BREACH_CHECK_API_URL, isCommon: isCommonPassword,
     onUnavailable: throttled(onError, 60_000, () => clock.now().getTime()) });
@@ -106,7 +113,7 @@ export async function buildContainer(opts: ContainerOptions) {
   const users = createUserService({ db, clock, hasher, passwords, events });
   const rbac = createRbacService({ db });
   // Access-token signing keys; a superseded key verifies until the longest token it may have signed has expired.
-  const keys = createKeyService({ db, clock, config, redis, sealer: createSealer(deriveKey(secretKey, 'signing-keys')),
+  const keys = createKeyService({ db, clock, config, changes, sealer: createSealer(deriveKey(secretKey, 'signing-keys')),
     longestTokenLifetime: Math.max(config.JWT_ACCESS_TOKEN_LIFETIME, ADMIN_SETUP_TOKEN_LIFETIME), onError });
   const sessions = createSessionService({ db, clock, config, audit, events, keys });
   const bearer = createBearerService({ db, clock, config, keys });
@@ -176,6 +183,8 @@ export async function buildContainer(opts: ContainerOptions) {
     clock,
     hasher,
     redis,
+    changes,
+    stats,
     inbox,
     services: {
       outbox, applications, audit, users, rbac, keys, sessions, bearer, lockout, login, registration, auth, profile,

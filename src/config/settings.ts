@@ -57,6 +57,7 @@ export const SETTINGS = {
   TRUSTED_PROXIES: list([], 'Comma-separated proxy addresses or CIDRs whose `X-Forwarded-For` is trusted.'),
   BODY_LIMIT: int(65536, 'Largest accepted request body in bytes.', { min: 1024 }),
   SHUTDOWN_TIMEOUT: int(10, 'Seconds to drain in-flight requests on SIGTERM/SIGINT before closing.'),
+  JOBS_ENABLED: bool(true, 'Run the scheduled jobs (outbox, webhooks, cleanup, expired deletions, agent heartbeats, dashboard counts) inside `serve`; every job is safe on several instances, so turn it off only to pin jobs to some of them.'),
   LOG_LEVEL: oneOf('info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'Log level of the JSON logs.'),
   DOCS_ENABLED: bool(true, 'Serve the OpenAPI schema and the interactive references under `<prefix>docs/`.'),
   METRICS_ENABLED: bool(true, 'Serve Prometheus metrics at `/metrics`.'),

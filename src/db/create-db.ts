@@ -23,6 +23,8 @@ export interface Database {
    * has the one connection: `db` itself.
    */
   counters: Db;
+  /** PostgreSQL only: the connection URL, for the one connection that LISTENs for changes made by other instances. */
+  url?: string;
 }
 
 export class DatabaseUnavailableError extends Error {
@@ -157,7 +159,7 @@ export async function openPostgres(url: string, poolSize = 10, preparedStatement
   const counters = new Kysely<DatabaseSchema>({
     dialect: new PostgresDialect({ pool: poolOf(Math.max(1, Math.ceil(poolSize / 2)), '-c synchronous_commit=off') }),
   });
-  return { db, counters, kind: 'postgres', location, close: async () => { await Promise.all([db.destroy(), counters.destroy()]); } };
+  return { db, counters, kind: 'postgres', location, url, close: async () => { await Promise.all([db.destroy(), counters.destroy()]); } };
 }
 
 export async function openPGlite(dataDir: string, template?: Blob): Promise<Database> {

@@ -539,6 +539,14 @@ export interface WebhooksTable {
   updated_at: DefaultTimestamp;
 }
 
+/** A fixed-window request counter shared by the instances when Redis does not hold it (http/rate-limit.ts). */
+export interface RateLimitCountersTable {
+  /** `<prefix>rl:<limit name>:<window ms>:<client IP>`, as the Redis key. */
+  key: string;
+  count: number;
+  window_ends: Date;
+}
+
 export type WebhookDeliveryStatus = 'pending' | 'sending' | 'delivered' | 'failed';
 
 /** One event for one webhook: the outbox row, retried with backoff until delivered or given up. */
@@ -601,6 +609,7 @@ export interface DatabaseSchema {
   signing_keys: SigningKeysTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  rate_limit_counters: RateLimitCountersTable;
 }
 
 export type Db = Kysely<DatabaseSchema>;

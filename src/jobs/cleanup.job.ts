@@ -29,6 +29,8 @@ export const cleanupJob: Job = async ({ db, clock }, log) => {
   log(`${Number(states.numDeletedRows) + Number(handOvers.numDeletedRows)} social-login states and second-factor hand-overs expired more than a day ago removed`);
   const challenges = await db.deleteFrom('webauthn_challenges').where('expires_at', '<', codeCutoff).executeTakeFirst();
   log(`${Number(challenges.numDeletedRows)} passkey challenges expired more than a day ago removed`);
-  const total = [blacklist, sessions, attempts, lockouts, codes, links, states, handOvers, challenges].reduce((n, r) => n + Number(r.numDeletedRows), 0);
+  const counters = await db.deleteFrom('rate_limit_counters').where('window_ends', '<', now).executeTakeFirst();
+  log(`${Number(counters.numDeletedRows)} rate-limit counters of ended windows removed`);
+  const total = [blacklist, sessions, attempts, lockouts, codes, links, states, handOvers, challenges, counters].reduce((n, r) => n + Number(r.numDeletedRows), 0);
   return { summary: `${total} rows removed` };
 };

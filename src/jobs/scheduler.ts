@@ -2,18 +2,27 @@ import type { Container } from '../container.js';
 import { JOBS } from './registry.js';
 
 /**
- * Runs every registered job on its interval inside the server process. Each run is independent and
- * idempotent, so several instances running the same job is harmless. Returns a stop function.
+ * Runs every registered job on its interval inside the server process, unless `SVC_JOBS_ENABLED` is off. Each run is
+ * independent and claims its rows (`FOR UPDATE SKIP LOCKED` or an advisory lock), so several instances running the same
+ * job never do one piece of work twice. Each run is counted for `/metrics`. Returns a stop function.
  */
 export function startScheduler(container: Container, log: { info(o: object, m: string): void; error(o: object, m: string): void }) {
+  if (!container.config.JOBS_ENABLED) return () => undefined;
+  const { stats, clock } = container;
   const timers = Object.entries(JOBS).map(([name, job]) => {
     let running = false;
     const timer = setInterval(() => {
       if (running) return;
       running = true;
       job.run(container, () => undefined)
-        .then((r) => log.info({ job: name }, r.summary))
-        .catch((err: Error) => log.error({ job: name, err: err.message }, 'job failed'))
+        .then((r) => {
+          stats.recordJob(name, true, clock.now());
+          log.info({ job: name }, r.summary);
+        })
+        .catch((err: Error) => {
+          stats.recordJob(name, false, clock.now());
+          log.error({ job: name, err: err.message }, 'job failed');
+        })
         .finally(() => { running = false; });
     }, job.everySeconds(container.config) * 1000);
     timer.unref();

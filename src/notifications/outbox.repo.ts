@@ -35,7 +35,3 @@ export const deleteMessage = (db: Executor, id: number) =>
 export const retryLater = (db: Executor, id: number, at: Date, error: string) =>
   db.updateTable('outbox_messages').set({ status: 'pending', next_attempt_at: at, locked_until: null, last_error: error })
     .where('id', '=', id).execute();
-
-export const countPending = async (db: Executor): Promise<number> =>
-  Number((await db.selectFrom('outbox_messages').select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('status', 'in', ['pending', 'sending']).executeTakeFirstOrThrow()).n);

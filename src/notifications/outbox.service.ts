@@ -1,6 +1,7 @@
 import type { Config } from '../config/settings.js';
 import { addSeconds, type Clock } from '../core/clock.js';
 import { repeatingPass } from '../core/repeating-pass.js';
+import { backlogOf } from '../db/backlog.js';
 import type { Db, Executor } from '../db/database.js';
 import type { Sealer } from '../security/seal.js';
 import * as repo from './outbox.repo.js';
@@ -118,7 +119,7 @@ export function createOutboxService({ db, clock, config, notifier, sealer, onErr
     flush().catch((err: Error) => onError?.(`outbox pass failed: ${err.message}`));
   }
 
-  return { enqueue, onDelivered, deliverDue, flush, kick, pending: () => repo.countPending(db) };
+  return { enqueue, onDelivered, deliverDue, flush, kick, backlog: () => backlogOf(db, 'outbox_messages') };
 }
 
 export type OutboxService = ReturnType<typeof createOutboxService>;

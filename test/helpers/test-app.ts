@@ -55,7 +55,9 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
   const redisUrl = process.env.TEST_REDIS_URL;
   const env: Env = {
     ...BASE_ENV,
-    ...(redisUrl ? { SVC_REDIS_URL: redisUrl, SVC_REDIS_KEY_PREFIX: `test:${process.pid}:${randomBytes(4).toString('hex')}:` } : {}),
+    // Shared counters (in Redis, or in PostgreSQL without it) are named with this prefix: each app counts apart.
+    SVC_REDIS_KEY_PREFIX: `test:${process.pid}:${randomBytes(4).toString('hex')}:`,
+    ...(redisUrl ? { SVC_REDIS_URL: redisUrl } : {}),
     ...opts.env,
   };
   const { config } = loadConfig(env);

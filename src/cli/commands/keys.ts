@@ -5,7 +5,10 @@ import { openRuntime, type Runtime } from '../../main.js';
 import type { KeyListing } from '../../modules/keys/keys.service.js';
 import { print, printJson, UsageError } from '../output.js';
 
-/** Like the other one-shot commands, with Redis when configured: a rotation is announced to the running instances. */
+/**
+ * Like the other one-shot commands, with Redis when configured: a rotation is announced to the running instances (over
+ * Redis and PostgreSQL's NOTIFY).
+ */
 async function withKeys<T>(env: Env, fn: (rt: Runtime) => Promise<T>): Promise<T> {
   const rt = await openRuntime(env, { redis: true, warn: () => undefined });
   try {
@@ -63,7 +66,7 @@ export async function keysRotateCommand(env: Env): Promise<void> {
       print(`Previous key ${rotation.previous.kid} keeps verifying until ${date(rotation.previous.verifies_until)}, then retires.`);
     }
     print(rotation.announced
-      ? 'Running instances were told over Redis and switch at once.'
-      : 'Running instances switch within a second (within a few seconds when Redis is configured but was unreachable).');
+      ? 'Running instances were told and switch at once.'
+      : 'Running instances could not be told; each switches at its next check of the keys, within 5 seconds.');
   });
 }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../core/clock.js';
 import { AppError, type FieldErrors } from '../../core/errors.js';
 import { pageRequest } from '../../core/pagination.js';
+import type { ChangeBus } from '../../db/change-bus.js';
 import type { Db, Executor, RowUpdate } from '../../db/database.js';
 import { safeEqual } from '../../security/compare.js';
 import { randomHex, sha256Hex } from '../../security/random.js';
@@ -36,7 +37,7 @@ export interface Credentials {
   access_secret: string;
 }
 
-type Deps = { db: Db; clock: Clock; audit: AuditService };
+type Deps = { db: Db; clock: Clock; audit: AuditService; changes: Pick<ChangeBus, 'publish' | 'subscribe'> };
 
 export const REGENERATE_PHRASE = 'REGENERATE';
 const SECRET_WARNING = 'Save the access_secret now: it is never shown again.';
@@ -52,7 +53,7 @@ export function newCredentials(): Credentials & { secret_hash: string } {
   return { access_key: randomHex(32), access_secret, secret_hash: sha256Hex(access_secret) };
 }
 
-export function createApplicationService({ db, clock, audit }: Deps) {
+export function createApplicationService({ db, clock, audit, changes }: Deps) {
   const authCache = new Map<string, { app: AppContext | null; secretHash: string; until: number }>();
   let origins: { set: Set<string>; until: number } | undefined;
 
@@ -80,7 +81,7 @@ export function createApplicationService({ db, clock, audit }: Deps) {
 
   async function create(input: NewApplicationInput) {
     const created = await insert(db, input);
-    invalidate();
+    await invalidate();
     return created;
   }
 
@@ -143,10 +144,12 @@ export function createApplicationService({ db, clock, audit }: Deps) {
     return create({ name, description: 'Created on first start' });
   }
 
-  function invalidate() {
+  /** Every instance drops its cached credentials and origins, this one at once (DECISIONS.md "Several instances"). */
+  changes.subscribe('applications', () => {
     authCache.clear();
     origins = undefined;
-  }
+  });
+  const invalidate = async (): Promise<void> => { await changes.publish('applications'); };
 
   /** 400 naming each redirect URI or origin that could not be matched safely. */
   function checkLists(input: { redirect_uris?: string[]; allowed_origins?: string[] }) {
@@ -188,7 +191,7 @@ export function createApplicationService({ db, clock, audit }: Deps) {
         details: { target_application_id: created.application.id, name } }, trx);
       return created;
     });
-    invalidate();
+    await invalidate();
     return toCredentialsAnswer('Application created', SECRET_WARNING, application, credentials);
   }
 
@@ -211,7 +214,7 @@ export function createApplicationService({ db, clock, audit }: Deps) {
         details: { target_application_id: id, fields } }, trx);
       return updated;
     });
-    invalidate();
+    await invalidate();
     return toApplication(row);
   }
 
@@ -224,7 +227,7 @@ export function createApplicationService({ db, clock, audit }: Deps) {
       await audit.record({ event_type: 'application_deleted', severity: 'warning', ...auditOrigin(actor),
         details: { target_application_id: id, name: row.name } }, trx);
     });
-    invalidate();
+    await invalidate();
     return { message: 'Application deleted' };
   }
 
@@ -244,7 +247,7 @@ export function createApplicationService({ db, clock, audit }: Deps) {
         details: { target_application_id: id } }, trx);
       return updated;
     });
-    invalidate();
+    await invalidate();
     return toCredentialsAnswer('Credentials regenerated', SECRET_WARNING, row, credentials);
   }
 

@@ -1,19 +1,19 @@
-import type { Redis } from 'ioredis';
 import { ConfigError } from '../../config/errors.js';
 import { publicUrlOf, type Config } from '../../config/settings.js';
 import type { Clock } from '../../core/clock.js';
 import { throttled } from '../../core/throttle.js';
+import type { ChangeBus } from '../../db/change-bus.js';
 import type { Db } from '../../db/database.js';
 import { hmacKey, type AsymmetricAlgorithm, type JwtKey, type KeyChoice } from '../../security/jwt.js';
 import type { Sealer } from '../../security/seal.js';
 import { importJwtKey, keyMaterialFromPem, publishedJwk } from '../../security/signing-keys.js';
-import { announceKeyChange, watchKeys } from './key-watch.js';
+import { watchKeys } from './key-watch.js';
 import { algorithmsInUse, choose, publishedKeys, singleKeyRing, stateOf, type Keyring, type KeySource, type KeyState,
   type RingEntry } from './keyring.js';
 import { createStoredKeys } from './stored-keys.js';
 
 type Deps = {
-  db: Db; clock: Clock; config: Config; sealer: Sealer; redis: Redis | null;
+  db: Db; clock: Clock; config: Config; sealer: Sealer; changes: ChangeBus;
   /** The longest lifetime of an access token this service signs (seconds): how long a superseded key keeps verifying. */
   longestTokenLifetime: number;
   onError: (message: string) => void;
@@ -42,7 +42,7 @@ export interface Rotation {
   kid: string;
   algorithm: AsymmetricAlgorithm;
   previous: { kid: string; verifies_until: Date } | null;
-  /** Whether the other instances were told over Redis (otherwise they see it at their next poll). */
+  /** Whether the other instances were told (over Redis or PostgreSQL); otherwise they see it at their next poll. */
   announced: boolean;
 }
 
@@ -51,14 +51,13 @@ export interface Rotation {
  * keys generated and stored sealed in the database, rotated by `gatehouse keys rotate` and kept current on every instance.
  */
 export function createKeyService(deps: Deps) {
-  const { db, clock, config, sealer, redis } = deps;
+  const { db, clock, config, sealer, changes } = deps;
   const source: KeySource = config.JWT_ALGORITHM === 'HS256' ? 'secret' : config.JWT_PRIVATE_KEY ? 'environment' : 'database';
   const algorithm = config.JWT_ALGORITHM as AsymmetricAlgorithm;
   const issuer = config.JWT_ISSUER;
-  const channel = `${config.REDIS_KEY_PREFIX}signing-keys`;
   const onError = throttled(deps.onError, 60_000, () => clock.now().getTime());
   const stored = createStoredKeys({ db, clock, config, sealer, onError: deps.onError,
-    verifyingPeriod: deps.longestTokenLifetime + RETIREMENT_MARGIN_SECONDS, announce: () => announceKeyChange(redis, channel) });
+    verifyingPeriod: deps.longestTokenLifetime + RETIREMENT_MARGIN_SECONDS, announce: () => changes.publish('signing-keys') });
 
   const entryOf = (key: JwtKey, from: KeySource, published: RingEntry['published']): RingEntry =>
     ({ key, source: from, published, createdAt: null, activatedAt: null, supersededAt: null, verifiesUntil: null });
@@ -116,7 +115,7 @@ export function createKeyService(deps: Deps) {
       // A database not migrated yet (`serve --no-migrate`): readiness says so, and the keys load at first use.
       onError(`signing keys could not be loaded at start-up (${(err as Error).message}); they load at first use`);
     }
-    if (source === 'database' && !stopWatch) stopWatch = watchKeys({ redis, channel, check: async () => { await check(); }, onError });
+    if (source === 'database' && !stopWatch) stopWatch = watchKeys({ changes, check: async () => { await check(); }, onError });
   }
 
   async function stop(): Promise<void> {

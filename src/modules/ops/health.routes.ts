@@ -1,14 +1,23 @@
 import { sql } from 'kysely';
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 import type { FastifyInstance } from 'fastify';
+import { within } from '../../core/deadline.js';
 import { pendingMigrationCount } from '../../db/migrator.js';
 import type { RouteDeps } from '../../http/routes.js';
 
-const Health = Type.Object({
-  status: Type.String(),
-  database: Type.Optional(Type.String()),
-  pending_migrations: Type.Optional(Type.Integer()),
+const Live = Type.Object({ status: Type.String() });
+const Ready = Type.Object({
+  status: Type.Union([Type.Literal('ok'), Type.Literal('degraded'), Type.Literal('unavailable')]),
+  checks: Type.Object({
+    database: Type.Union([Type.Literal('ok'), Type.Literal('unreachable')]),
+    pending_migrations: Type.Union([Type.Integer(), Type.Null()]),
+    redis: Type.Union([Type.Literal('ok'), Type.Literal('unreachable'), Type.Literal('not_configured')]),
+    /** Emails and SMS waiting in the outbox, and webhook deliveries waiting: null when the database did not answer. */
+    outbox_backlog: Type.Union([Type.Integer(), Type.Null()]),
+    webhook_backlog: Type.Union([Type.Integer(), Type.Null()]),
+  }),
 });
+type Ready = Static<typeof Ready>;
 
 /**
  * Longest a readiness check waits on the database. A probe that waits as long as a request would (the connect and
@@ -16,31 +25,41 @@ const Health = Type.Object({
  */
 const READY_DEADLINE_MS = 2000;
 
-/** Rejects when `work` has not settled within `ms`; `work` goes on and ends at its own timeout, unobserved. */
-function within<T>(work: Promise<T>, ms: number): Promise<T> {
-  work.catch(() => undefined);
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
-}
-
-/** Liveness and readiness, outside the API prefix and without application credentials. */
+/**
+ * Liveness and readiness, outside the API prefix and without application credentials. Readiness answers 503 only when
+ * PostgreSQL is unreachable or a migration is pending (DECISIONS.md "Several instances"): without Redis an instance
+ * still serves (counters fall back to PostgreSQL), so Redis down is `degraded`, not a reason to take it out of rotation.
+ */
 export default async function healthRoutes(app: FastifyInstance, { container }: RouteDeps) {
-  const { db } = container;
-  app.get('/health/live', { schema: { hide: true, response: { 200: Health } } }, async () => ({ status: 'ok' }));
+  const { db, redis, services } = container;
+  app.get('/health/live', { schema: { hide: true, response: { 200: Live } } }, async () => ({ status: 'ok' }));
 
-  app.get('/health/ready', { schema: { hide: true, response: { 200: Health, 503: Health } } }, async (_req, reply) => {
+  const redisCheck = async (): Promise<Ready['checks']['redis']> => {
+    if (!redis) return 'not_configured';
     try {
-      const pending = await within((async () => {
-        await sql`select 1`.execute(db);
-        return pendingMigrationCount(db);
-      })(), READY_DEADLINE_MS);
-      if (pending > 0) return reply.code(503).send({ status: 'unavailable', database: 'ok', pending_migrations: pending });
-      return { status: 'ok', database: 'ok', pending_migrations: 0 };
+      await within(redis.ping(), READY_DEADLINE_MS);
+      return 'ok';
     } catch {
-      return reply.code(503).send({ status: 'unavailable', database: 'unreachable' });
+      return 'unreachable';
     }
+  };
+  const databaseCheck = () => within((async () => {
+    await sql`select 1`.execute(db);
+    const [pending, outbox, webhooks] = await Promise.all([pendingMigrationCount(db), services.outbox.backlog(),
+      services.webhookDelivery.backlog()]);
+    return { pending, outbox: outbox.count, webhooks: webhooks.count };
+  })(), READY_DEADLINE_MS).catch(() => null);
+
+  app.get('/health/ready', { schema: { hide: true, response: { 200: Ready, 503: Ready } } }, async (_req, reply) => {
+    const [database, redisState] = await Promise.all([databaseCheck(), redisCheck()]);
+    const checks: Ready['checks'] = {
+      database: database ? 'ok' : 'unreachable',
+      pending_migrations: database?.pending ?? null,
+      redis: redisState,
+      outbox_backlog: database?.outbox ?? null,
+      webhook_backlog: database?.webhooks ?? null,
+    };
+    if (!database || database.pending > 0) return reply.code(503).send({ status: 'unavailable', checks });
+    return { status: redisState === 'unreachable' ? 'degraded' : 'ok', checks };
   });
 }

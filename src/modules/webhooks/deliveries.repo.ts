@@ -59,9 +59,6 @@ export const markFailed = (db: Executor, d: { id: number; attempts: number }, o:
   finishAttempt(db, d, { status: 'failed', next_attempt_at: null, last_status_code: o.statusCode, last_error: o.error });
 
 /** Deliveries waiting to be sent (health and operations). */
-export const countBacklog = async (db: Executor): Promise<number> =>
-  Number((await db.selectFrom('webhook_deliveries').select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('status', 'in', ['pending', 'sending']).executeTakeFirstOrThrow()).n);
 
 /** Removes up to `limit` finished deliveries (delivered or failed) created before `before`, oldest first; answers how many. */
 export async function pruneFinished(db: Executor, before: Date, limit: number): Promise<number> {

@@ -1,5 +1,6 @@
 import { addSeconds, type Clock } from '../../core/clock.js';
 import { repeatingPass } from '../../core/repeating-pass.js';
+import { backlogOf } from '../../db/backlog.js';
 import type { Db } from '../../db/database.js';
 import type { Sealer } from '../../security/seal.js';
 import { signWebhook } from '../../security/webhook-signature.js';
@@ -123,7 +124,7 @@ export function createWebhookDeliveryService({ db, clock, sealer, allowPrivate, 
     return repo.pruneFinished(db, addSeconds(now, -RETENTION_DAYS * 86_400), PRUNE_BATCH);
   }
 
-  return { deliverDue, flush, kickSoon, prune, backlog: () => repo.countBacklog(db) };
+  return { deliverDue, flush, kickSoon, prune, backlog: () => backlogOf(db, 'webhook_deliveries') };
 }
 
 export type WebhookDeliveryService = ReturnType<typeof createWebhookDeliveryService>;

@@ -1,16 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../core/clock.js';
+import type { ChangeBus } from '../../db/change-bus.js';
 import type { Db, Executor } from '../../db/database.js';
 import { PERSONAL_FIELDS, type EventData, type WebhookEventType } from './events.js';
 import * as repo from './webhooks.repo.js';
 
 /**
- * How long this instance trusts its list of subscribed event types. A webhook changed on this instance is seen at
- * once; on another instance within this time (DECISIONS.md "Several instances": changes take effect within 1 s).
+ * How long this instance trusts its list of subscribed event types. A webhook change is announced to every instance
+ * (db/change-bus.ts), which drops the list at once; this bound holds even for an announcement that was lost.
  */
 const SUBSCRIPTIONS_TTL_MS = 1_000;
 
-type Deps = { db: Db; clock: Clock; onEnqueued: () => void };
+type Deps = { db: Db; clock: Clock; onEnqueued: () => void; changes: Pick<ChangeBus, 'publish' | 'subscribe'> };
 
 /** A new event id, the `webhook-id` header: the same on every attempt and replay of the event. */
 export const newEventId = (): string => `msg_${randomBytes(18).toString('base64url')}`;
@@ -21,7 +22,7 @@ export const newEventId = (): string => `msg_${randomBytes(18).toString('base64u
  * webhook subscribes to the type: this instance keeps the subscribed types (refreshed every second, and at once
  * when a webhook changes here), so the paths every request takes pay nothing for webhooks nobody set up.
  */
-export function createWebhookEvents({ db, clock, onEnqueued }: Deps) {
+export function createWebhookEvents({ db, clock, onEnqueued, changes }: Deps) {
   let types: { set: ReadonlySet<string>; until: number } | undefined;
   let loading: Promise<ReadonlySet<string>> | undefined;
 
@@ -45,10 +46,9 @@ export function createWebhookEvents({ db, clock, onEnqueued }: Deps) {
   /** Whether an active webhook subscribes to `type` (as this instance last saw); pass `trx` inside a transaction. */
   const wants = async (type: WebhookEventType, executor: Executor = db): Promise<boolean> => (await subscribed(executor)).has(type);
 
-  /** Drops the cached subscriptions: the next event reads them again. */
-  function invalidate(): void {
-    types = undefined;
-  }
+  /** Every instance drops its cached subscriptions, this one at once: the next event reads them again. */
+  changes.subscribe('webhooks', () => { types = undefined; });
+  const invalidate = async (): Promise<void> => { await changes.publish('webhooks'); };
 
   /**
    * Writes the event for every active webhook subscribed to `type`, in `trx`. `data` may be a function, called only

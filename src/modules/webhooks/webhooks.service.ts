@@ -73,7 +73,7 @@ export function createWebhookService({ db, clock, config, audit, sealer, events,
         details: { webhook_id: created.id, events: subscribed } }, trx);
       return created;
     });
-    events.invalidate();
+    await events.invalidate();
     return { message: 'Webhook created', webhook: toWebhook(row), secret, warning: SECRET_WARNING };
   }
 
@@ -92,7 +92,7 @@ export function createWebhookService({ db, clock, config, audit, sealer, events,
         details: { webhook_id: id, fields: Object.keys(changes) } }, trx);
       return updated;
     });
-    events.invalidate();
+    await events.invalidate();
     return toWebhook(row);
   }
 
@@ -102,7 +102,7 @@ export function createWebhookService({ db, clock, config, audit, sealer, events,
       if ((await repo.deleteWebhook(trx, id)) === 0) throw new AppError('NOT_FOUND');
       await audit.record({ event_type: 'webhook_deleted', severity: 'warning', ...auditOrigin(actor), details: { webhook_id: id } }, trx);
     });
-    events.invalidate();
+    await events.invalidate();
     return { message: 'Webhook deleted' };
   }
 

@@ -28,7 +28,11 @@ describe('several instances share the signing keys', () => {
     assert.deepEqual([fromA.kid, fromB.kid], [stored[0]!.kid, stored[0]!.kid]);
   });
 
-  it('a rotation on one instance is picked up by the other within a second: it publishes and signs with the new key', async () => {
+  // Instances hear of a rotation over Redis or PostgreSQL's NOTIFY; the embedded database admits one process, so one
+  // instance, and its two here would hear only at the 5 s poll.
+  it('a rotation on one instance is picked up by the other within a second: it publishes and signs with the new key', {
+    skip: process.env.TEST_DATABASE_URL ? false : 'the embedded database has no other instance to tell',
+  }, async () => {
     const rotation = await a.container.services.keys.rotate();
     await eventually('instance b publishing the new key', async () => kidsOf(await fetchJwks(b))[0] === rotation.kid, 1000);
     assert.equal((await freshToken(b)).kid, rotation.kid);

@@ -26,10 +26,35 @@ describe('health', () => {
     assert.deepEqual(res.json(), { status: 'ok' });
   });
 
-  it('GET /health/ready answers 200 when the database is reachable and migrated', async () => {
+  const redisState = process.env.TEST_REDIS_URL ? 'ok' : 'not_configured';
+
+  it('GET /health/ready answers 200 with each check when the database is reachable and migrated', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/health/ready' });
     assert.equal(res.statusCode, 200);
-    assert.deepEqual(res.json(), { status: 'ok', database: 'ok', pending_migrations: 0 });
+    assert.deepEqual(res.json(), { status: 'ok',
+      checks: { database: 'ok', pending_migrations: 0, redis: redisState, outbox_backlog: 0, webhook_backlog: 0 } });
+  });
+
+  it('GET /health/ready counts the messages waiting in the outbox, and /metrics their age', async () => {
+    const now = t.clock.now().getTime();
+    const createdAt = new Date(now - 90_000);
+    // Two messages not due for an hour (a provider outage's backoff), written 90 s ago; one already sent.
+    await t.container.db.insertInto('outbox_messages').values([1, 2, 3].map((i) => ({
+      channel: 'email' as const, recipient: `waiting-${i}@example.com`, purpose: 'verify_email', payload: 'sealed', dedup_key: null,
+      status: i === 3 ? 'sent' as const : 'pending' as const, next_attempt_at: new Date(now + 3_600_000),
+      expires_at: new Date(now + 7_200_000), created_at: createdAt }))).execute();
+    try {
+      const res = await t.app.inject({ method: 'GET', url: '/health/ready' });
+      assert.equal(res.statusCode, 200);
+      assert.equal(res.json().checks.outbox_backlog, 2);
+      const metrics = (await t.app.inject({ method: 'GET', url: '/metrics' })).body.split('\n');
+      assert.ok(metrics.includes('gatehouse_outbox_backlog{outbox="email_sms"} 2'), 'backlog in /metrics');
+      assert.ok(metrics.includes('gatehouse_outbox_backlog{outbox="webhooks"} 0'));
+      const age = Number(metrics.find((l) => l.startsWith('gatehouse_outbox_oldest_age_seconds{outbox="email_sms"}'))?.split(' ')[1]);
+      assert.ok(age >= 90 && age < 3600, `oldest message age ${age} s`);
+    } finally {
+      await t.container.db.deleteFrom('outbox_messages').where('recipient', 'like', 'waiting-%').execute();
+    }
   });
 
   it('GET /health/ready answers 503 while a migration is pending', async () => {
@@ -41,7 +66,8 @@ describe('health', () => {
     try {
       const res = await t.app.inject({ method: 'GET', url: '/health/ready' });
       assert.equal(res.statusCode, 503);
-      assert.deepEqual(res.json(), { status: 'unavailable', database: 'ok', pending_migrations: 1 });
+      assert.deepEqual(res.json(), { status: 'unavailable',
+        checks: { database: 'ok', pending_migrations: 1, redis: redisState, outbox_backlog: 0, webhook_backlog: 0 } });
       const live = await t.app.inject({ method: 'GET', url: '/health/live' });
       assert.equal(live.statusCode, 200);
     } finally {
@@ -74,7 +100,8 @@ describe('health with an unreachable database', () => {
   it('GET /health/ready answers 503 and /health/live still answers 200', async () => {
     const ready = await app.inject({ method: 'GET', url: '/health/ready' });
     assert.equal(ready.statusCode, 503);
-    assert.deepEqual(ready.json(), { status: 'unavailable', database: 'unreachable' });
+    assert.deepEqual(ready.json(), { status: 'unavailable',
+      checks: { database: 'unreachable', pending_migrations: null, redis: 'not_configured', outbox_backlog: null, webhook_backlog: null } });
     const live = await app.inject({ method: 'GET', url: '/health/live' });
     assert.equal(live.statusCode, 200);
   });

@@ -172,7 +172,7 @@ describe('rate limits with an unreachable Redis', () => {
   });
   after(async () => { await t.close(); });
 
-  it('falls back to counting in memory: still limits and never answers 500', async () => {
+  it('falls back to counting in PostgreSQL (in memory on the embedded database): still limits and never answers 500', async () => {
     assert.deepEqual(await statuses(t, 'test/three-per-minute/', '198.51.100.50', 5), [200, 200, 200, 429, 429]);
     assertThrottled(await get(t, 'test/three-per-minute/', '198.51.100.50'), 60);
     assert.deepEqual(await statuses(t, 'test/two-windows/', '198.51.100.50', 2), [200, 429]);

@@ -1,18 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { sql } from 'kysely';
 import pg from 'pg';
-import { openPostgres, type Database } from '../../src/db/create-db.js';
-import { isDatabaseUnavailable } from '../../src/db/errors.js';
 import { runCli, startServer, type RunningServer } from '../helpers/cli.js';
 import { waitForLockWait } from '../helpers/pg-activity.js';
 import { createScratchDatabase, type ScratchDatabase } from '../helpers/scratch-db.js';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
+import { createApplication, SKIP_WITHOUT_POSTGRES as skip, sleep, targetOf, throughProxy } from './helpers.js';
 
 // Losing PostgreSQL must not lose the process: a loopback proxy between the server and PostgreSQL refuses, resets
 // or stalls the connections, and the server answers 503 quickly, stays up and recovers by itself.
-
-const skip = process.env.TEST_DATABASE_URL ? false : 'TEST_DATABASE_URL is not set: these tests need a PostgreSQL server';
 
 /**
  * Correctness bounds, not performance thresholds: with the default timeouts a stalled database answers in about
@@ -31,21 +27,6 @@ const JWT_SECRET = 'jwt-secret-db-faults-0123456789abcdef-XYZ';
 const DB_PASSWORD = (process.env.TEST_DATABASE_URL && decodeURIComponent(new URL(process.env.TEST_DATABASE_URL).password))
   || 'db-pass-never-logged-5e2a';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** The URL of `databaseUrl` reached through `proxy`, with a password in it. */
-function throughProxy(databaseUrl: string, proxy: TcpProxy): string {
-  const url = new URL(databaseUrl);
-  url.host = `127.0.0.1:${proxy.port}`;
-  url.password = encodeURIComponent(DB_PASSWORD);
-  return url.toString();
-}
-
-const targetOf = (databaseUrl: string) => {
-  const url = new URL(databaseUrl);
-  return { host: url.hostname, port: Number(url.port || 5432) };
-};
-
 describe('gatehouse serve when PostgreSQL fails under it', { skip }, () => {
   let database: ScratchDatabase;
   let proxy: TcpProxy;
@@ -56,15 +37,13 @@ describe('gatehouse serve when PostgreSQL fails under it', { skip }, () => {
   before(async () => {
     database = await createScratchDatabase('postgres', { prepared: true });
     const direct = database.env;
-    const created = await runCli(['app', 'create', '--name', 'Fault test', '--json'], { env: direct });
-    assert.equal(created.code, 0, created.stderr);
-    app = JSON.parse(created.stdout) as typeof app;
+    app = await createApplication(direct);
     const user = await runCli(['user', 'create', '--email', 'ann@example.com', '--password', PASSWORD, '--json'], { env: direct });
     assert.equal(user.code, 0, user.stderr);
     proxy = await startTcpProxy(targetOf(direct.SVC_DATABASE_URL!));
     startedAt = Date.now();
     server = await startServer({ env: {
-      SVC_DATABASE_URL: throughProxy(direct.SVC_DATABASE_URL!, proxy), SVC_LOG_LEVEL: 'info', SVC_JWT_SECRET_KEY: JWT_SECRET,
+      SVC_DATABASE_URL: throughProxy(direct.SVC_DATABASE_URL!, proxy, DB_PASSWORD), SVC_LOG_LEVEL: 'info', SVC_JWT_SECRET_KEY: JWT_SECRET,
     } });
   });
   after(async () => {
@@ -155,7 +134,8 @@ describe('gatehouse serve when PostgreSQL fails under it', { skip }, () => {
     assert.ok(r.ms < REFUSED_BOUND_MS, `answered in ${r.ms} ms`);
     const ready = await health('ready');
     assert.equal(ready.status, 503);
-    assert.deepEqual(ready.body, { status: 'unavailable', database: 'unreachable' });
+    assert.deepEqual(ready.body, { status: 'unavailable', checks: { database: 'unreachable', pending_migrations: null,
+      redis: 'not_configured', outbox_backlog: null, webhook_backlog: null } });
     assert.equal((await health('live')).status, 200);
     await assertAlive();
   });
@@ -194,55 +174,5 @@ describe('gatehouse serve when PostgreSQL fails under it', { skip }, () => {
     for (const secret of [PASSWORD, DB_PASSWORD, JWT_SECRET, app.access_secret]) {
       assert.ok(!output.includes(secret), 'a secret appears in the logs');
     }
-  });
-});
-
-describe('a bounded PostgreSQL pool when the connection stalls', { skip }, () => {
-  const STATEMENT_TIMEOUT_MS = 1000;
-  let scratch: ScratchDatabase;
-  let proxy: TcpProxy;
-  let database: Database;
-  const reported: Error[] = [];
-
-  before(async () => {
-    scratch = await createScratchDatabase('postgres');
-    proxy = await startTcpProxy(targetOf(scratch.env.SVC_DATABASE_URL!));
-    // One connection: a client that was not released, or came back holding a stuck query, would block the next use.
-    database = await openPostgres(throughProxy(scratch.env.SVC_DATABASE_URL!, proxy), 1, true, {
-      connectTimeoutMs: 1000, statementTimeoutMs: STATEMENT_TIMEOUT_MS, onConnectionError: (err) => reported.push(err),
-    });
-  });
-  after(async () => {
-    await database?.close();
-    await proxy?.close();
-    await scratch?.drop();
-  });
-
-  it('a transaction fails within the read timeout, closes its connection and gives it back to the pool', async () => {
-    const started = Date.now();
-    const failure = await database.db.transaction().execute(async (trx) => {
-      await sql`select 1`.execute(trx);
-      proxy.stall();
-      await sql`select 2`.execute(trx);
-    }).then(() => undefined, (err: unknown) => err);
-    const elapsed = Date.now() - started;
-    assert.ok(failure, 'the transaction fails');
-    assert.ok(isDatabaseUnavailable(failure), String(failure));
-    assert.ok(elapsed < STATEMENT_TIMEOUT_MS + 3000, `failed after ${elapsed} ms`);
-    assert.ok(reported.some((e) => e.message === 'Query read timeout'), 'the abandoned query is reported');
-    for (let i = 0; proxy.connections() > 0 && i < 50; i++) await sleep(20);
-    assert.equal(proxy.connections(), 0, 'the stuck connection is closed, not kept for the next query');
-
-    await proxy.restore();
-    const { rows } = await sql<{ n: number }>`select 3 as n`.execute(database.db);
-    assert.deepEqual(rows, [{ n: 3 }]);
-  });
-
-  it('a statement that runs past statement_timeout is cancelled by PostgreSQL and the connection stays usable', async () => {
-    const failure = await sql`select pg_sleep(5)`.execute(database.db).then(() => undefined, (err: unknown) => err);
-    assert.equal((failure as { code?: string }).code, '57014');
-    assert.ok(isDatabaseUnavailable(failure));
-    const { rows } = await sql<{ n: number }>`select 4 as n`.execute(database.db);
-    assert.deepEqual(rows, [{ n: 4 }]);
   });
 });
