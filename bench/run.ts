@@ -7,11 +7,12 @@ import { hash } from '@node-rs/argon2';
 import { buildIfNeeded } from './lib/build.js';
 import { installSignalHandlers, stopAll } from './lib/children.js';
 import { ARGON2, BENCH_PASSWORD, DATABASES, HASH_CONCURRENCY, POOL_SIZE } from './lib/fixtures.js';
-import { BASELINES, GATEHOUSE_SCENARIOS, PEER_SCENARIOS, USAGE, parseOptions, type Options } from './lib/options.js';
+import { clusterTables } from './lib/cluster-report.js';
+import { BASELINES, CLUSTER_GROUP, CLUSTER_SCENARIOS, GATEHOUSE_SCENARIOS, PEER_SCENARIOS, USAGE, parseOptions, type Options } from './lib/options.js';
 import { ensurePostgres, postgresVersion, recreateDatabases } from './lib/postgres.js';
-import { computeRatios, renderText, type Report } from './lib/report.js';
+import { computeRatios, renderText, reportTables, type Report } from './lib/report.js';
 import { commitId, machine, writeResults } from './lib/results.js';
-import { runBaselines, runDashboard, runGatehouse, runPeer, type RunContext } from './lib/suites.js';
+import { runBaselines, runCluster, runDashboard, runGatehouse, runPeer, type RunContext } from './lib/suites.js';
 import { runUserImport } from './lib/user-import.js';
 
 /** The databases the selected parts use (the dashboard keeps its own seeded one), so a partial run drops no other. */
@@ -19,6 +20,7 @@ function databasesFor(opts: Options): string[] {
   const any = (names: readonly string[]) => names.some((n) => opts.only.has(n));
   return [
     ...(opts.databases.includes('postgres') && (any(GATEHOUSE_SCENARIOS) || opts.only.has('startup')) ? [DATABASES.gatehouse] : []),
+    ...(opts.databases.includes('postgres') && any(CLUSTER_SCENARIOS) ? [DATABASES.cluster] : []),
     ...(any(PEER_SCENARIOS) ? [DATABASES.betterAuth] : []),
     ...(any(BASELINES) ? [DATABASES.baseline] : []),
   ];
@@ -61,14 +63,17 @@ async function main(): Promise<number> {
     await recreateDatabases(databasesFor(opts));
     await part('baselines', () => runBaselines(ctx));
     for (const kind of opts.databases) await part(`Gatehouse on ${kind}`, () => runGatehouse(ctx, kind));
+    if (opts.databases.includes('postgres')) await part('Gatehouse on several instances', () => runCluster(ctx));
     await part('better-auth', () => runPeer(ctx));
     if (opts.databases.includes('postgres')) await part('dashboard', () => runDashboard(ctx));
     await part('user import', () => runUserImport(ctx));
   }
 
   report.ratios = computeRatios(report.scenarios);
-  process.stdout.write(renderText(report));
-  for (const file of writeResults(report, opts.writeReadme)) process.stdout.write(`wrote ${file}\n`);
+  process.stdout.write(renderText(report, [...reportTables(report), ...clusterTables(report)]));
+  // A run of the cluster group alone refreshes only the README's multi-instance section, not the full results.
+  const clusterOnly = [...opts.only].every((s) => (CLUSTER_GROUP as readonly string[]).includes(s));
+  for (const file of writeResults(report, { write: opts.writeReadme, clusterOnly })) process.stdout.write(`wrote ${file}\n`);
   return report.failures.length ? 1 : 0;
 }
 

@@ -25,8 +25,14 @@ export const POSTGRES_ADMIN_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
 
 export const databaseUrl = (name: string): string => `postgres://postgres@127.0.0.1:5432/${name}`;
 
-/** One database per system under test, dropped and recreated on every run. */
-export const DATABASES = { gatehouse: 'gatehouse_bench', betterAuth: 'betterauth_bench', baseline: 'baseline_bench' } as const;
+/** One database per system under test, dropped and recreated on every run (`cluster`: the instances of `lib/cluster.ts`). */
+export const DATABASES = {
+  gatehouse: 'gatehouse_bench', cluster: 'gatehouse_bench_cluster', betterAuth: 'betterauth_bench', baseline: 'baseline_bench',
+} as const;
+
+/** The multi-instance scenarios: this many `gatehouse serve` processes on one database, sharing the local Redis. */
+export const CLUSTER_INSTANCES = 2;
+export const REDIS_URL = 'redis://127.0.0.1:6379';
 
 /**
  * The seeded organizations (`setup/seed-organizations.ts`): trees of ten, each a chain from its root down to depth 5

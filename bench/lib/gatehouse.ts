@@ -11,6 +11,8 @@ import { ROOT, cleanEnv, startServer, stopServer, tsNode, type ServerFigures, ty
 
 export type DatabaseKind = 'postgres' | 'pglite';
 export const API_PREFIX = '/api/v1/auth/';
+/** The one-instance server on PostgreSQL, as the report names it. */
+export const POSTGRES_SERVER_NAME = 'Gatehouse · PostgreSQL, migrated database';
 const BIN = join(ROOT, 'bin/gatehouse.js');
 
 export interface Gatehouse {
@@ -27,7 +29,7 @@ export interface Gatehouse {
  * The `medium` preset (refresh rotation on), with what would distort a load test switched off, and organizations
  * on for `org-detail` (the other scenarios send no organization header).
  */
-function settings(kind: DatabaseKind, workDir: string, database: string = DATABASES.gatehouse): Record<string, string> {
+export function settings(kind: DatabaseKind, workDir: string, database: string = DATABASES.gatehouse): Record<string, string> {
   return {
     SVC_SHORTCUT_SECURE_MODE: 'medium',
     SVC_DEBUG: 'false',
@@ -46,7 +48,7 @@ function settings(kind: DatabaseKind, workDir: string, database: string = DATABA
 const cli = (env: Record<string, string>, cwd: string, ...args: string[]) =>
   runCommand(process.execPath, [BIN, ...args], { cwd, env: cleanEnv(env), timeoutMs: 120_000 });
 
-const serve = (name: string, env: Record<string, string>, cwd: string) =>
+export const serve = (name: string, env: Record<string, string>, cwd: string) =>
   startServer(name, [BIN, 'serve'], { env, cwd, readyPath: '/health/ready' });
 
 async function createApp(env: Record<string, string>, cwd: string) {
@@ -60,6 +62,22 @@ async function createApp(env: Record<string, string>, cwd: string) {
 const seed = (env: Record<string, string>, script: string, ...args: string[]) =>
   runCommand(process.execPath, tsNode(`setup/${script}`, ...args), { cwd: ROOT, env: cleanEnv(env), timeoutMs: 300_000 });
 
+/** Creates the application and seeds the accounts, the organizations and the agent tokens: what every scenario's database holds. */
+async function seedScenarioData(env: Record<string, string>, workDir: string, userCount: number, hash: string) {
+  const app = await createApp(env, workDir);
+  await seed(env, 'seed-users.ts', String(userCount), hash);
+  await seed(env, 'seed-organizations.ts', String(userCount));
+  await seed(env, 'seed-agent-tokens.ts', String(userCount));
+  return app;
+}
+
+/** Migrates and seeds an empty PostgreSQL database through the CLI, then seeds the scenarios' data; returns the application's keys. */
+export async function preparePostgres(env: Record<string, string>, workDir: string, userCount: number, hash: string) {
+  await cli(env, workDir, 'migrate');
+  await cli(env, workDir, 'seed');
+  return seedScenarioData(env, workDir, userCount, hash);
+}
+
 /**
  * PostgreSQL: migrate, seed and create the application through the CLI, seed the accounts, the organizations and
  * the agent tokens, then serve. PGlite: serve on an empty data dir (fresh start-up, migrations included), stop,
@@ -72,17 +90,14 @@ export async function startGatehouse(kind: DatabaseKind, userCount: number, hash
   const env = settings(kind, workDir);
   const stopped: ServerFigures[] = [];
   try {
+    let app: { accessKey: string; accessSecret: string };
     if (kind === 'postgres') {
-      await cli(env, workDir, 'migrate');
-      await cli(env, workDir, 'seed');
+      app = await preparePostgres(env, workDir, userCount, hash);
     } else {
       stopped.push(await stopServer(await serve('Gatehouse · PGlite, fresh data dir (migrates)', env, workDir)));
+      app = await seedScenarioData(env, workDir, userCount, hash);
     }
-    const app = await createApp(env, workDir);
-    await seed(env, 'seed-users.ts', String(userCount), hash);
-    await seed(env, 'seed-organizations.ts', String(userCount));
-    await seed(env, 'seed-agent-tokens.ts', String(userCount));
-    const run = await serve(kind === 'postgres' ? 'Gatehouse · PostgreSQL, migrated database' : 'Gatehouse · PGlite, existing data dir', env, workDir);
+    const run = await serve(kind === 'postgres' ? POSTGRES_SERVER_NAME : 'Gatehouse · PGlite, existing data dir', env, workDir);
     return { run, ...app, stopped, cleanup };
   } catch (err) {
     cleanup();

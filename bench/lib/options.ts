@@ -6,11 +6,18 @@ export const BASELINES = ['argon2-verify', 'bare-argon2-route', 'bare-select', '
 export const PEER_SCENARIOS = ['better-auth-sign-in', 'better-auth-get-session'] as const;
 /** On PostgreSQL only, against their own seeded database of a million accounts (`setup/seed-dashboard.ts`). */
 export const DASHBOARD_SCENARIOS = ['dashboard-stats', 'dashboard-auth'] as const;
+/**
+ * `login` and `me` on CLUSTER_INSTANCES instances sharing one PostgreSQL database and Redis (`lib/cluster.ts`), the
+ * load split evenly over them; their group also runs the one-instance `login` and `me` they are compared with.
+ */
+export const CLUSTER_SCENARIOS = ['cluster-login', 'cluster-me'] as const;
 /** `startup` alone starts each selected Gatehouse and measures its start-up, without load. */
 /** `user-import`: a 100,000-line file through `gatehouse users import` on PostgreSQL (`lib/user-import.ts`). */
-const ALL = [...BASELINES, ...GATEHOUSE_SCENARIOS, ...PEER_SCENARIOS, ...DASHBOARD_SCENARIOS, 'startup', 'user-import'] as const;
+const ALL = [...BASELINES, ...GATEHOUSE_SCENARIOS, ...CLUSTER_SCENARIOS, ...PEER_SCENARIOS, ...DASHBOARD_SCENARIOS, 'startup',
+  'user-import'] as const;
+export const CLUSTER_GROUP = ['login', 'me', ...CLUSTER_SCENARIOS] as const;
 const GROUPS: Record<string, readonly string[]> = {
-  baselines: BASELINES, gatehouse: GATEHOUSE_SCENARIOS, 'better-auth': PEER_SCENARIOS, dashboard: DASHBOARD_SCENARIOS,
+  baselines: BASELINES, gatehouse: GATEHOUSE_SCENARIOS, cluster: CLUSTER_GROUP, 'better-auth': PEER_SCENARIOS, dashboard: DASHBOARD_SCENARIOS,
 };
 
 export const USAGE = `Usage: npm run bench -- [options]

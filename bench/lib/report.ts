@@ -1,8 +1,10 @@
 import type { ServerFigures } from './servers.js';
 import type { CpuSnapshot } from '../load/cpu.js';
+import { CLUSTER_INSTANCES } from './fixtures.js';
 import type { LoadResult } from './types.js';
 
-export type System = 'baseline' | 'gatehouse-postgres' | 'gatehouse-pglite' | 'better-auth';
+/** `gatehouse-cluster`: CLUSTER_INSTANCES instances on one PostgreSQL database and Redis, the load split over them. */
+export type System = 'baseline' | 'gatehouse-postgres' | 'gatehouse-pglite' | 'gatehouse-cluster' | 'better-auth';
 
 export interface ScenarioFigures {
   system: System;
@@ -104,6 +106,11 @@ const CPU_RATIOS: Array<{ name: string; num: [System, string]; den: [System, str
   { name: 'server CPU per login ÷ CPU per raw argon2id verify', num: ['gatehouse-postgres', 'login'], den: ['baseline', 'argon2-verify'], target: 1.15 },
 ];
 
+/** The same scenario on several instances sharing one PostgreSQL (and Redis) against one instance, in the same round. */
+export const CLUSTER_MEASURED = ['login', 'me'] as const;
+export const clusterRatioName = (scenario: (typeof CLUSTER_MEASURED)[number]) =>
+  `context: ${scenario === 'me' ? 'me/' : scenario} on ${CLUSTER_INSTANCES} instances ÷ one instance`;
+
 /** Context, not targets: what a bare HTTP route reaches against the raw figure the login target uses. */
 const CONTEXT_RATIOS: Array<{ name: string; num: [System, string]; den: [System, string]; cpu?: true }> = [
   { name: 'context: bare argon2id route ÷ raw argon2id verify', num: ['baseline', 'bare-argon2-route'], den: ['baseline', 'argon2-verify'] },
@@ -111,6 +118,8 @@ const CONTEXT_RATIOS: Array<{ name: string; num: [System, string]; den: [System,
     den: ['baseline', 'argon2-verify'], cpu: true },
   { name: 'context: Gatehouse login ÷ bare argon2id route', num: ['gatehouse-postgres', 'login'], den: ['baseline', 'bare-argon2-route'] },
   { name: 'context: roles/ with AgentBearer ÷ me/', num: ['gatehouse-postgres', 'agent-roles'], den: ['gatehouse-postgres', 'me'] },
+  ...CLUSTER_MEASURED.map((scenario) => ({ name: clusterRatioName(scenario),
+    num: ['gatehouse-cluster', scenario] as [System, string], den: ['gatehouse-postgres', scenario] as [System, string] })),
 ];
 
 export const median = (values: number[]): number | null => {
@@ -190,7 +199,9 @@ export function aggregateScenarios(scenarios: ScenarioFigures[]): Array<Scenario
       unexpected: runs.reduce((a, r) => a + r.unexpected, 0), errors: runs.reduce((a, r) => a + r.errors, 0), status_counts,
       cpu_ms_per_request: cpuRuns.length ? {
         server: med((r) => r.cpu_ms_per_request?.server), serverMain: med((r) => r.cpu_ms_per_request?.serverMain),
-        database: med((r) => r.cpu_ms_per_request?.database),
+        ...(first.cpu_ms_per_request?.servers
+          ? { servers: first.cpu_ms_per_request.servers.map((_, i) => med((r) => r.cpu_ms_per_request?.servers?.[i])) } : {}),
+        database: med((r) => r.cpu_ms_per_request?.database), redis: med((r) => r.cpu_ms_per_request?.redis),
         load: med((r) => r.cpu_ms_per_request?.load) ?? 0,
       } : null,
       per_round: runs.map((r) => r.rps),
@@ -209,13 +220,16 @@ function aggregateServers(servers: ServerFigures[]): ServerFigures[] {
 }
 
 const SYSTEM_LABELS: Record<System, string> = {
-  baseline: 'baseline', 'gatehouse-postgres': 'Gatehouse · PostgreSQL', 'gatehouse-pglite': 'Gatehouse · PGlite', 'better-auth': 'better-auth · PostgreSQL',
+  baseline: 'baseline', 'gatehouse-postgres': 'Gatehouse · PostgreSQL', 'gatehouse-pglite': 'Gatehouse · PGlite',
+  'gatehouse-cluster': `Gatehouse ×${CLUSTER_INSTANCES} · PostgreSQL + Redis`, 'better-auth': 'better-auth · PostgreSQL',
 };
 
-const num = (v: number | null, digits: number) => (v === null || !Number.isFinite(v) ? 'n/a' : v.toFixed(digits));
+export const num = (v: number | null | undefined, digits: number) => (v == null || !Number.isFinite(v) ? 'n/a' : v.toFixed(digits));
+
+export interface Table { title: string; head: string[]; rows: string[][] }
 
 /** The report's tables as header + rows, shared by the terminal and the Markdown renderings. */
-export function reportTables(report: Report): Array<{ title: string; head: string[]; rows: string[][] }> {
+export function reportTables(report: Report): Table[] {
   const scenarios = aggregateScenarios(report.scenarios);
   const several = roundsOf(report.scenarios).length > 1;
   const ratioRounds = (r: RatioFigures) => (r.rounds ?? []).map((v) => num(v, 2)).join(' · ');
@@ -257,9 +271,9 @@ export function reportTables(report: Report): Array<{ title: string; head: strin
   ];
 }
 
-export function renderText(report: Report): string {
+export function renderText(report: Report, tables: Table[]): string {
   const out: string[] = [];
-  for (const { title, head, rows } of reportTables(report)) {
+  for (const { title, head, rows } of tables) {
     const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
     const numeric = head.map((_, i) => rows.length > 0 && rows.every((r) => /^([\d.]+|n\/a)$/.test(r[i] ?? '')));
     const line = (cells: string[]) => cells.map((c, i) => (numeric[i] ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ');

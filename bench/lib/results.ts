@@ -2,13 +2,17 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, release, totalmem, type } from 'node:os';
 import { join } from 'node:path';
-import { reportTables, type Report } from './report.js';
+import { clusterSectionTables, clusterTables } from './cluster-report.js';
+import { reportTables, type Report, type Table } from './report.js';
 import { ROOT } from './servers.js';
 
 export const RESULTS_DIR = join(ROOT, 'bench/results');
 const README = join(ROOT, 'bench/README.md');
 export const README_START = '<!-- bench:results:start -->';
 export const README_END = '<!-- bench:results:end -->';
+/** The multi-instance figures have a section of their own, so a run of the `cluster` group alone can refresh them. */
+export const README_CLUSTER_START = '<!-- bench:cluster:start -->';
+export const README_CLUSTER_END = '<!-- bench:cluster:end -->';
 
 /** The short commit, marked when the work tree has uncommitted changes (read-only git commands only). */
 export function commitId(): string {
@@ -35,7 +39,7 @@ export function machine(postgres: string, loadAtStart: number): Record<string, s
   };
 }
 
-function renderMarkdown(report: Report): string {
+function renderMarkdown(report: Report, tables: Table[]): string {
   const cell = (s: string) => s.replace(/\|/g, '\\|');
   const kv = (o: Record<string, string | number>) => Object.entries(o).map(([k, v]) => `\`${k}\` ${v}`).join(' · ');
   const parts = [
@@ -45,7 +49,7 @@ function renderMarkdown(report: Report): string {
     '',
     `**Parameters:** ${kv(report.parameters)}`,
   ];
-  for (const { title, head, rows } of reportTables(report)) {
+  for (const { title, head, rows } of tables) {
     parts.push('', `**${title}**`, '', `| ${head.map(cell).join(' | ')} |`, `|${head.map(() => '---').join('|')}|`,
       ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`));
   }
@@ -53,19 +57,31 @@ function renderMarkdown(report: Report): string {
   return `${parts.join('\n')}\n`;
 }
 
-/** bench/results/latest.json and latest.md; with `writeReadme`, the marked section of bench/README.md too. */
-export function writeResults(report: Report, writeReadme: boolean): string[] {
+/** `text` with what lies between the two markers replaced by `content`. */
+function replaceSection(text: string, startMark: string, endMark: string, content: string): string {
+  const start = text.indexOf(startMark);
+  const end = text.indexOf(endMark);
+  if (start < 0 || end < start) throw new Error(`bench/README.md has no ${startMark} … ${endMark} section`);
+  return `${text.slice(0, start + startMark.length)}\n${content}${text.slice(end)}`;
+}
+
+/**
+ * bench/results/latest.json and latest.md (every table); with `readme`, the marked sections of bench/README.md too:
+ * the results section unless the run measured only the `cluster` group, the multi-instance section when the run
+ * measured the instances.
+ */
+export function writeResults(report: Report, readme: { write: boolean; clusterOnly: boolean }): string[] {
   mkdirSync(RESULTS_DIR, { recursive: true });
-  const markdown = renderMarkdown(report);
+  const cluster = clusterTables(report);
+  const main = renderMarkdown(report, reportTables(report));
   const written = [join(RESULTS_DIR, 'latest.json'), join(RESULTS_DIR, 'latest.md')];
   writeFileSync(written[0]!, `${JSON.stringify(report, null, 2)}\n`);
-  writeFileSync(written[1]!, `# Latest benchmark run\n\n${markdown}`);
-  if (writeReadme) {
-    const text = readFileSync(README, 'utf8');
-    const start = text.indexOf(README_START);
-    const end = text.indexOf(README_END);
-    if (start < 0 || end < start) throw new Error(`bench/README.md has no ${README_START} … ${README_END} section`);
-    writeFileSync(README, `${text.slice(0, start + README_START.length)}\n${markdown}${text.slice(end)}`);
+  writeFileSync(written[1]!, `# Latest benchmark run\n\n${renderMarkdown(report, [...reportTables(report), ...cluster])}`);
+  if (readme.write) {
+    let text = readFileSync(README, 'utf8');
+    if (!readme.clusterOnly) text = replaceSection(text, README_START, README_END, main);
+    if (cluster.length) text = replaceSection(text, README_CLUSTER_START, README_CLUSTER_END, renderMarkdown(report, clusterSectionTables(report)));
+    writeFileSync(README, text);
     written.push(README);
   }
   return written;

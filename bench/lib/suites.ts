@@ -1,14 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { runCommand } from './children.js';
-import { BENCH_PASSWORD, DASHBOARD_CONNECTIONS, DASHBOARD_VIEWERS, DATABASES, HASH_CONCURRENCY, databaseUrl } from './fixtures.js';
+import { startCluster } from './cluster.js';
+import {
+  BENCH_PASSWORD, CLUSTER_INSTANCES, DASHBOARD_CONNECTIONS, DASHBOARD_DATABASE, DASHBOARD_VIEWERS, DATABASES, HASH_CONCURRENCY, databaseUrl,
+} from './fixtures.js';
 import { API_PREFIX, startDashboardGatehouse, startGatehouse, type DatabaseKind } from './gatehouse.js';
 import { runLoad } from './load.js';
-import { DASHBOARD_SCENARIOS, GATEHOUSE_SCENARIOS, type Options } from './options.js';
+import { CLUSTER_SCENARIOS, DASHBOARD_SCENARIOS, GATEHOUSE_SCENARIOS, type Options } from './options.js';
 import { fromLoad, type Report, type System } from './report.js';
 import { ROOT, cleanEnv, startServer, stopServer, tsNode, type ServerRun } from './servers.js';
 import type { LoadJob, LoadKind } from './types.js';
 
-/** The three parts of a run: baselines, Gatehouse on each database, the peer. One server at a time. */
+/** The parts of a run: baselines, Gatehouse on each database, Gatehouse on several instances, the peer. One server (or cluster) at a time. */
 
 export interface RunContext {
   opts: Options;
@@ -29,7 +32,7 @@ function job(ctx: RunContext, kind: LoadKind, run: ServerRun, extra: Partial<Loa
 }
 
 async function measure(ctx: RunContext, system: System, scenario: string, load: LoadJob): Promise<void> {
-  log(`  ${scenario}: ${ctx.opts.warmupS} s warm-up + ${ctx.opts.durationS} s…`);
+  log(`  ${scenario}: ${load.warmupS} s warm-up + ${load.durationS} s…`);
   try {
     ctx.report.scenarios.push({ ...fromLoad(system, scenario, await runLoad(load)), round: ctx.round });
   } catch (err) {
@@ -66,7 +69,7 @@ export async function runBaselines(ctx: RunContext): Promise<void> {
     log(`Baseline: bare Fastify, ${label}`);
     await withServer(ctx, () => startServer(`Bare Fastify · ${label}`, tsNode('servers/bare.ts', String(opts.users)),
       { env: { DATABASE_URL: databaseUrl(DATABASES.baseline) }, readyPath: '/health' }),
-    (run) => measure(ctx, 'baseline', scenario, job(ctx, scenario, run)));
+    (run) => measure(ctx, 'baseline', scenario, job(ctx, scenario, run, { database: DATABASES.baseline })));
   }
 }
 
@@ -77,7 +80,8 @@ export async function runGatehouse(ctx: RunContext, kind: DatabaseKind): Promise
   const gatehouse = await startGatehouse(kind, ctx.opts.users, ctx.seedHash);
   ctx.report.servers.push(...gatehouse.stopped);
   const system: System = `gatehouse-${kind}`;
-  const creds = { apiPrefix: API_PREFIX, accessKey: gatehouse.accessKey, accessSecret: gatehouse.accessSecret };
+  const creds = { apiPrefix: API_PREFIX, accessKey: gatehouse.accessKey, accessSecret: gatehouse.accessSecret,
+    ...(kind === 'postgres' ? { database: DATABASES.gatehouse } : {}) };
   try {
     await withServer(ctx, async () => gatehouse.run, async (run) => {
       for (const scenario of scenarios) await measure(ctx, system, scenario, job(ctx, `gatehouse-${scenario}`, run, creds));
@@ -102,6 +106,34 @@ async function measurePaced(ctx: RunContext, system: System, run: ServerRun, cre
   }
 }
 
+/**
+ * `login` and `me/` against CLUSTER_INSTANCES instances on one PostgreSQL database and Redis, the load generator's
+ * connections split evenly over them (autocannon addresses each instance directly, no proxy in between). Recorded
+ * as the same scenarios of system `gatehouse-cluster`, compared with the one-instance figures of the same round.
+ */
+export async function runCluster(ctx: RunContext): Promise<void> {
+  const scenarios = CLUSTER_SCENARIOS.filter((s) => ctx.opts.only.has(s));
+  if (!scenarios.length) return;
+  log(`Gatehouse ×${CLUSTER_INSTANCES} on one PostgreSQL database + Redis: preparing (migrate, seed, ${ctx.opts.users} accounts, organizations)…`);
+  const cluster = await startCluster(ctx.opts.users, ctx.seedHash, ctx.runId);
+  try {
+    const split: Partial<LoadJob> = {
+      apiPrefix: API_PREFIX, accessKey: cluster.accessKey, accessSecret: cluster.accessSecret,
+      origins: cluster.runs.map((r) => r.origin), serverPids: cluster.runs.map((r) => r.child.pid ?? 0), database: DATABASES.cluster,
+      // Each instance compiles and warms up on its own, on its share of the requests: a warm-up as many times longer
+      // gives each as many warm-up requests as the one instance had. With 1 s of warm-up and 5 s runs, two instances
+      // spent 0.19 ms of server CPU per me/ against 0.10 ms for one; with 5 s and 10 s, 0.10 ms against 0.095 ms.
+      warmupS: ctx.opts.warmupS * CLUSTER_INSTANCES,
+    };
+    for (const scenario of scenarios) {
+      const base = scenario === 'cluster-login' ? 'login' : 'me';
+      await measure(ctx, 'gatehouse-cluster', base, job(ctx, `gatehouse-${base}`, cluster.runs[0]!, split));
+    }
+  } finally {
+    ctx.report.servers.push(...await cluster.stop());
+  }
+}
+
 export async function runPeer(ctx: RunContext): Promise<void> {
   const scenarios = (['better-auth-sign-in', 'better-auth-get-session'] as const).filter((s) => ctx.opts.only.has(s));
   if (!scenarios.length) return;
@@ -111,7 +143,7 @@ export async function runPeer(ctx: RunContext): Promise<void> {
     { cwd: ROOT, env: cleanEnv(env), timeoutMs: 120_000 });
   await withServer(ctx, () => startServer('better-auth · PostgreSQL', tsNode('servers/better-auth.ts', 'serve'), { env, readyPath: '/health' }),
     async (run) => {
-      for (const scenario of scenarios) await measure(ctx, 'better-auth', scenario, job(ctx, scenario, run));
+      for (const scenario of scenarios) await measure(ctx, 'better-auth', scenario, job(ctx, scenario, run, { database: DATABASES.betterAuth }));
     });
 }
 
@@ -124,7 +156,7 @@ export async function runDashboard(ctx: RunContext): Promise<void> {
   if (!scenarios.length) return;
   log('Gatehouse on PostgreSQL, dashboard database: preparing…');
   const gatehouse = await startDashboardGatehouse(ctx.seedHash, ctx.opts.reseed && ctx.round === 1);
-  const creds = { apiPrefix: API_PREFIX, accessKey: gatehouse.accessKey, accessSecret: gatehouse.accessSecret };
+  const creds = { apiPrefix: API_PREFIX, accessKey: gatehouse.accessKey, accessSecret: gatehouse.accessSecret, database: DASHBOARD_DATABASE };
   try {
     await withServer(ctx, async () => gatehouse.run, async (run) => {
       for (const scenario of scenarios) {

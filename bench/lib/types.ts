@@ -27,6 +27,15 @@ export interface LoadJob {
   runId: string;
   /** The server's process, whose CPU time the load child reads around the measured run. */
   serverPid?: number;
+  /** The scenario's PostgreSQL database: other databases' connections are left out of PostgreSQL's CPU time. */
+  database?: string;
+  /**
+   * Several instances of one server, the load split evenly over them without a proxy: autocannon gives connection i
+   * to `origins[i % n]`. `origin` (where the scenario signs in first) is one of them.
+   */
+  origins?: string[];
+  /** With `origins`: each instance's process, in the same order; their CPU time is summed and kept per instance. */
+  serverPids?: number[];
   /**
    * Requests per second over all connections, for a latency comparison at the same load: without it the load
    * generator sends as fast as the server answers (and latency is mostly the queue the rate leaves).

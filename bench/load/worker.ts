@@ -9,8 +9,10 @@ import { cpuPerRequest, cpuSnapshot } from './cpu.js';
 import { SCENARIOS, type Scenario } from './scenarios.js';
 
 function fire(job: LoadJob, scenario: Scenario, durationS: number): Promise<Result> {
+  const origins = job.origins?.length ? job.origins : [job.origin];
   return autocannon({
-    url: `${job.origin}${scenario.path}`,
+    // Several URLs: autocannon opens connection i to the (i mod n)-th, so the load is split evenly with no proxy.
+    url: origins.map((origin) => `${origin}${scenario.path}`),
     method: scenario.method,
     headers: scenario.headers,
     connections: job.connections,
@@ -43,9 +45,10 @@ function summarize(result: Result, expectedStatus: number): LoadResult {
 async function run(job: LoadJob): Promise<LoadResult> {
   const scenario = await SCENARIOS[job.kind](job);
   if (job.warmupS > 0) await fire(job, scenario, job.warmupS);
-  const before = cpuSnapshot(job.serverPid);
+  const pids = job.serverPids ?? (job.serverPid ? [job.serverPid] : []);
+  const before = cpuSnapshot(pids, job.database);
   const result = summarize(await fire(job, scenario, job.durationS), scenario.expectedStatus);
-  return { ...result, cpuMsPerRequest: cpuPerRequest(before, cpuSnapshot(job.serverPid), result.requests) };
+  return { ...result, cpuMsPerRequest: cpuPerRequest(before, cpuSnapshot(pids, job.database), result.requests) };
 }
 
 const reply = (message: WorkerMessage) => new Promise<void>((resolve) => process.send!(message, () => resolve()));

@@ -9,7 +9,8 @@ declare module 'autocannon' {
     onResponse?: (status: number, body: string, context: Record<string, unknown>, headers: Record<string, string | string[]>) => void;
   }
   export interface Options {
-    url: string;
+    /** Several URLs: connection i goes to the (i mod n)-th. */
+    url: string | string[];
     connections?: number;
     duration?: number;
     timeout?: number;
