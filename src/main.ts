@@ -9,7 +9,7 @@ import { openDatabase, type Database } from './db/create-db.js';
 import type { Db } from './db/database.js';
 import { migrateToLatest } from './db/migrator.js';
 import { openRedis } from './db/redis.js';
-import { seed } from './db/seed/seed.js';
+import { seed, seedOptionsOf } from './db/seed/seed.js';
 import { startScheduler } from './jobs/scheduler.js';
 
 export interface Runtime {
@@ -74,7 +74,7 @@ export interface ServeOptions {
  */
 async function migrateAndSeed(runtime: Runtime): Promise<void> {
   const { database, loaded } = runtime;
-  const run = async (db: Db) => { await migrateToLatest(db); await seed(db); };
+  const run = async (db: Db) => { await migrateToLatest(db); await seed(db, seedOptionsOf(loaded.config)); };
   if (database.kind !== 'postgres') return run(database.db);
   const unbounded = await openDatabase({ ...loaded.config, DATABASE_POOL_SIZE: 1 });
   try { await run(unbounded.db); } finally { await unbounded.close(); }

@@ -63,13 +63,14 @@ async function run(argv: string[]): Promise<void> {
       if (sub !== 'create') throw new UsageError(`usage: gatehouse ${APP_CREATE_USAGE}`);
       const { values } = parse(rest, {
         name: { type: 'string' }, 'redirect-uri': { type: 'string', multiple: true },
-        origin: { type: 'string', multiple: true }, json: { type: 'boolean' },
+        origin: { type: 'string', multiple: true }, public: { type: 'boolean' }, json: { type: 'boolean' },
       }, APP_CREATE_USAGE);
       if (wantsHelp(values)) return;
       return (await commands.create()).appCreateCommand(env, {
         name: values.name as string | undefined,
         redirectUris: (values['redirect-uri'] as string[] | undefined) ?? [],
         origins: (values.origin as string[] | undefined) ?? [],
+        isPublic: Boolean(values.public),
         json: Boolean(values.json),
       });
     }

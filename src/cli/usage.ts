@@ -1,5 +1,5 @@
 /** Help and usage lines of the `gatehouse` command (kept apart so printing them loads nothing else). */
-export const APP_CREATE_USAGE = 'app create --name N [--redirect-uri URI]... [--origin URL]... [--json]';
+export const APP_CREATE_USAGE = 'app create --name N [--public] [--redirect-uri URI]... [--origin URL]... [--json]';
 export const USER_CREATE_USAGE = 'user create --email E --password P [--phone +CCNUMBER] [--first-name F] [--last-name L] '
   + '[--role CODE]... [--staff] [--superuser] [--must-change-password] [--verified] [--json]';
 
@@ -13,9 +13,11 @@ Commands:
   serve [--no-migrate]          migrate, then serve until SIGTERM/SIGINT (drains in-flight requests)
   start                         what \`npm start\` runs: debug mode, quickstart, serve
   migrate [--status]            apply pending migrations, or list them
-  seed                          create system permissions, default roles and organization roles (idempotent)
+  seed                          create system permissions, default roles and organization roles, and the console's
+                                public application while SVC_CONSOLE_ENABLED is on (idempotent)
   quickstart                    migrate + seed + create "Default App" if no application exists, print its credentials
-  app create --name N [--redirect-uri URI]... [--origin URL]... [--json]
+  app create --name N [--public] [--redirect-uri URI]... [--origin URL]... [--json]
+                                --public: a browser application, key only, needs --origin (no secret)
   user create --email E --password P [--phone +CCNUMBER] [--first-name F] [--last-name L]
               [--role CODE]... [--staff] [--superuser] [--must-change-password] [--verified] [--json]
   users import FILE [--format jsonl] [--dry-run] [--update]

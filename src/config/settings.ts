@@ -83,7 +83,11 @@ export const SETTINGS = {
   JWT_ISSUER: str('gatehouse', 'The `iss` claim of access tokens.',
     { defaultLabel: '`gatehouse`; SVC_PUBLIC_URL with EdDSA, ES256 or RS256' }),
   PUBLIC_URL: url(null, ['http:', 'https:'], 'The service\'s own origin as clients reach it: the issuer with an asymmetric algorithm, '
-    + 'and where `jwks_uri` points.', { defaultLabel: '`http://127.0.0.1:<port>`' }),
+    + 'where `jwks_uri` points, the origin the console\'s public application is pinned to, and the host a public application\'s '
+    + 'same-origin `GET` must be addressed to.', { defaultLabel: '`http://127.0.0.1:<port>`' }),
+  CONSOLE_ENABLED: bool(false, 'The admin console: `gatehouse seed` (and `quickstart`, `start`, `serve`) creates its public '
+    + 'application "Gatehouse Console", pinned to the origin of SVC_PUBLIC_URL.',
+  { debugDefault: true, defaultLabel: '`true` in debug, else `false`' }),
   JWT_AUTH_ENABLED: bool(true, 'Accept bearer tokens (testing only).'),
   JWT_ACCESS_TOKEN_LIFETIME: int(900, 'Access-token lifetime in seconds.', lifetime),
   JWT_REFRESH_TOKEN_LIFETIME: int(7 * DAY, 'Refresh-token lifetime in seconds.', lifetime),

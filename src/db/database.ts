@@ -6,16 +6,23 @@ type DefaultTimestamp = ColumnType<Date, Date | string | undefined, Date | strin
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 type Json<T> = ColumnType<T, string | T | undefined, string | T>;
 
+/** `confidential`: key and secret on every request; `public`: browser code, key only, pinned to its origins. */
+export type ApplicationKind = 'confidential' | 'public';
+
 export interface ApplicationsTable {
   id: Generated<number>;
   name: string;
   description: Generated<string>;
+  kind: ColumnType<ApplicationKind, ApplicationKind | undefined, never>;
   access_key: string;
-  secret_hash: string;
+  /** SHA-256 of the secret; null for a public application, which has none. */
+  secret_hash: string | null;
   is_active: Generated<boolean>;
   redirect_uris: Json<string[]>;
   allowed_origins: Json<string[]>;
   created_by: number | null;
+  /** Set on what `gatehouse seed` manages (`console`); null for an operator's application. */
+  builtin: ColumnType<string | null, string | null | undefined, never>;
   created_at: DefaultTimestamp;
   updated_at: DefaultTimestamp;
 }

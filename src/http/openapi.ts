@@ -13,7 +13,8 @@ const SECURITY_SCHEMES = {
   },
   'X-Access-Secret': {
     type: 'apiKey', in: 'header', name: 'X-Access-Secret',
-    description: 'Access secret of the calling application, sent with its access key.',
+    description: 'Access secret of the calling application, sent with its access key. A public application has none: it '
+      + 'sends the key alone, from one of its allowed origins.',
   },
   Bearer: {
     type: 'http', scheme: 'bearer', bearerFormat: 'JWT',

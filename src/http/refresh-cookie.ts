@@ -9,6 +9,9 @@ import type { AppContext } from '../modules/applications/applications.service.js
  * application lists allowed origins, come from one of them — a cross-site form cannot do either.
  * While the root refresh alias is on (SDK-COMPAT.md rule 1) the Path is `/`, or the browser would not send the
  * cookie to `/auth/refresh/`.
+ *
+ * The mode is decided per request: on for every application while SVC_REFRESH_TOKEN_COOKIE_ENABLED is on, and always
+ * for a public application (DECISIONS.md "Applications"), whose refresh tokens must never reach page script.
  */
 export function createRefreshCookie(config: Config) {
   const name = config.REFRESH_TOKEN_COOKIE_NAME;
@@ -20,13 +23,18 @@ export function createRefreshCookie(config: Config) {
   // `hook: false` and serves its parser and serializer).
   const set = (reply: FastifyReply, raw: string, maxAge: number) =>
     reply.header('set-cookie', reply.server.serializeCookie(name, raw, options(maxAge)));
+  /** Cookie mode for a request of this application: the switch, or a public application. */
+  const enabledFor = (application: Pick<AppContext, 'kind'> | null | undefined): boolean =>
+    config.REFRESH_TOKEN_COOKIE_ENABLED || application?.kind === 'public';
   /**
-   * The refresh token from the body, or — in cookie mode, when the body has none — from the cookie (only from a JSON
-   * request), with where it came from. The caller checks the Origin of a cookie-borne token (`assertOrigin`).
+   * The refresh token from the body, or — in cookie mode (`cookieMode`, the request's application's by default), when
+   * the body has none — from the cookie (only from a JSON request), with where it came from. The caller checks the
+   * Origin of a cookie-borne token (`assertOrigin`).
    */
-  function take(req: FastifyRequest, fromBody: string | undefined): { raw: string; fromCookie: boolean } | undefined {
+  function take(req: FastifyRequest, fromBody: string | undefined, cookieMode = enabledFor(req.application)):
+    { raw: string; fromCookie: boolean } | undefined {
     if (fromBody) return { raw: fromBody, fromCookie: false };
-    if (!config.REFRESH_TOKEN_COOKIE_ENABLED) return undefined;
+    if (!cookieMode) return undefined;
     const header = req.headers.cookie;
     const raw = header ? req.server.parseCookie(header)[name] : undefined;
     if (!raw) return undefined;
@@ -39,16 +47,19 @@ export function createRefreshCookie(config: Config) {
     if (allowed.length > 0 && !allowed.includes(req.headers.origin ?? '')) throw new AppError('ORIGIN_NOT_ALLOWED');
   }
   return {
-    enabled: config.REFRESH_TOKEN_COOKIE_ENABLED,
+    enabledFor,
     set,
     clear: (reply: FastifyReply) => set(reply, '', 0),
-    /** A token answer as sent: in cookie mode the refresh token travels only in the HttpOnly cookie, never in JSON. */
+    /**
+     * A token answer as sent: in cookie mode (the request's application's) the refresh token travels only in the HttpOnly
+     * cookie, never in JSON — neither as `refresh_token` nor as the passkey answer's `refresh` (then null).
+     */
     withCookie<T extends object>(reply: FastifyReply, body: T): T {
-      const tokens = body as { refresh_token?: string; refresh_expires_in?: number };
-      if (!config.REFRESH_TOKEN_COOKIE_ENABLED || !tokens.refresh_token) return body;
+      const tokens = body as { refresh_token?: string; refresh_expires_in?: number; refresh?: string | null };
+      if (!enabledFor(reply.request.application) || !tokens.refresh_token) return body;
       set(reply, tokens.refresh_token, tokens.refresh_expires_in ?? config.JWT_REFRESH_TOKEN_LIFETIME);
       const { refresh_token: _omitted, ...rest } = tokens;
-      return rest as T;
+      return ('refresh' in rest ? { ...rest, refresh: null } : rest) as T;
     },
     take,
     assertOrigin,

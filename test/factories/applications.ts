@@ -17,3 +17,14 @@ export async function setAllowedOrigins(t: TestApp, applicationId: number, origi
     .where('id', '=', applicationId).execute();
   t.container.services.applications.invalidate();
 }
+
+/**
+ * A public application (DECISIONS.md "Applications") created through the application service: key only, pinned to
+ * `allowed_origins`. Answers its id, key and request headers (the key alone: a browser sends its Origin itself).
+ */
+export async function createPublicApplication(t: TestApp, input: { name?: string; allowed_origins: string[]; redirect_uris?: string[] }) {
+  const { application, credentials } = await t.container.services.applications.create({
+    name: input.name ?? 'Browser App', kind: 'public', allowed_origins: input.allowed_origins, redirect_uris: input.redirect_uris ?? [],
+  });
+  return { id: application.id, access_key: credentials.access_key, headers: { 'x-access-key': credentials.access_key } };
+}

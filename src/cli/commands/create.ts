@@ -9,6 +9,8 @@ export interface AppCreateOptions {
   name?: string;
   redirectUris: string[];
   origins: string[];
+  /** A public application (DECISIONS.md "Applications"): key only, at least one origin, no secret. */
+  isPublic: boolean;
   json: boolean;
 }
 
@@ -22,13 +24,24 @@ export async function appCreateCommand(env: Env, opts: AppCreateOptions): Promis
   for (const origin of opts.origins) {
     if (!isHttpUrl(origin) || new URL(origin).origin !== origin) throw new UsageError(`app create: --origin ${origin} must be a bare origin such as https://app.example.com`);
   }
+  // Requests of a public application are accepted only from its origins: without one it could never be used.
+  if (opts.isPublic && opts.origins.length === 0) {
+    throw new UsageError('app create: --public needs at least one --origin (the browser origins its requests come from)');
+  }
   await withRuntime(env, async ({ database, container }) => {
     await migrateToLatest(database.db);
     const { application, credentials } = await container.services.applications.create({
-      name: opts.name!.trim(), redirect_uris: opts.redirectUris, allowed_origins: opts.origins,
+      name: opts.name!.trim(), kind: opts.isPublic ? 'public' : 'confidential', redirect_uris: opts.redirectUris,
+      allowed_origins: opts.origins,
     });
     if (opts.json) {
-      printJson({ id: application.id, name: application.name, ...credentials });
+      printJson({ id: application.id, name: application.name, kind: application.kind, ...credentials });
+      return;
+    }
+    if (credentials.access_secret === null) {
+      print(`Public application "${application.name}" created (id ${application.id}). It has no secret: browser code sends the key`);
+      print(`alone, and requests are accepted only from ${application.allowed_origins.join(', ')}.`);
+      print(`  X-Access-Key:    ${credentials.access_key}`);
       return;
     }
     print(`Application "${application.name}" created (id ${application.id}). Save the secret now: it is not shown again.`);

@@ -1,6 +1,6 @@
 import type { Env } from '../../config/load.js';
 import { migrateToLatest, migrationStatus } from '../../db/migrator.js';
-import { seed } from '../../db/seed/seed.js';
+import { seed, seedOptionsOf } from '../../db/seed/seed.js';
 import { openRuntime, type Runtime } from '../../main.js';
 import { print } from '../output.js';
 
@@ -31,10 +31,17 @@ export async function migrateCommand(env: Env, opts: { status: boolean }): Promi
   });
 }
 
+const CONSOLE_LINES = {
+  created: 'Console application "Gatehouse Console" created (public: no secret), pinned to SVC_PUBLIC_URL.',
+  updated: 'Console application: allowed origin updated to SVC_PUBLIC_URL.',
+  unchanged: 'Console application: already there.',
+} as const;
+
 export async function seedCommand(env: Env): Promise<void> {
-  await withRuntime(env, async ({ database }) => {
+  await withRuntime(env, async ({ database, loaded }) => {
     await migrateToLatest(database.db);
-    const r = await seed(database.db);
+    const r = await seed(database.db, seedOptionsOf(loaded.config));
     print(`Seeded: ${r.permissionsCreated} permission(s), ${r.rolesCreated} role(s), ${r.orgRolesCreated} organization role(s) created; the rest already existed.`);
+    if (r.consoleApplication !== 'off') print(CONSOLE_LINES[r.consoleApplication]);
   });
 }

@@ -1,16 +1,16 @@
 import type { Env } from '../../config/load.js';
 import { migrateToLatest } from '../../db/migrator.js';
-import { seed } from '../../db/seed/seed.js';
+import { seed, seedOptionsOf } from '../../db/seed/seed.js';
 import { serve, type Runtime } from '../../main.js';
 import { print } from '../output.js';
 import { withRuntime } from './database.js';
 
 type Created = Awaited<ReturnType<Runtime['container']['services']['applications']['ensureDefault']>>;
 
-/** migrate + seed + "Default App" when no application exists. */
+/** migrate + seed (with the console's application when it is on) + "Default App" when no application exists. */
 async function prepare(rt: Runtime): Promise<Created> {
   await migrateToLatest(rt.database.db);
-  await seed(rt.database.db);
+  await seed(rt.database.db, seedOptionsOf(rt.loaded.config));
   return rt.container.services.applications.ensureDefault();
 }
 

@@ -40,3 +40,13 @@ export const ORG_ROLES = [
     permissions: ['org.members.invite', 'org.members.manage', 'org.view'] },
   { code: 'member', name: 'Member', description: 'Sees the organization', weight: 20, permissions: ['org.view'] },
 ] as const;
+
+/**
+ * The admin console's public application (DECISIONS.md "Applications"), created while SVC_CONSOLE_ENABLED is on and
+ * found again by `builtin`, whatever it was renamed to.
+ */
+export const CONSOLE_APPLICATION = {
+  builtin: 'console',
+  name: 'Gatehouse Console',
+  description: 'The admin console: a public application pinned to SVC_PUBLIC_URL, managed by gatehouse seed',
+} as const;

@@ -1,10 +1,10 @@
-import type { Executor, NewRow, Row, RowUpdate } from '../../db/database.js';
+import type { ApplicationKind, Executor, NewRow, Row, RowUpdate } from '../../db/database.js';
 import { containsPattern, type Order } from '../../core/listing.js';
 
 export type ApplicationRow = Omit<Row<'applications'>, 'secret_hash'>;
 
-const PUBLIC_COLUMNS = ['id', 'name', 'description', 'access_key', 'is_active', 'redirect_uris', 'allowed_origins',
-  'created_by', 'created_at', 'updated_at'] as const;
+const PUBLIC_COLUMNS = ['id', 'name', 'description', 'kind', 'access_key', 'is_active', 'redirect_uris', 'allowed_origins',
+  'created_by', 'builtin', 'created_at', 'updated_at'] as const;
 
 export const insertApplication = (db: Executor, values: NewRow<'applications'>) =>
   db.insertInto('applications').values(values).returning(PUBLIC_COLUMNS).executeTakeFirstOrThrow();
@@ -23,6 +23,11 @@ export const findApplicationByName = (db: Executor, name: string) =>
 export const countApplications = async (db: Executor): Promise<number> =>
   Number((await db.selectFrom('applications').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
 
+/** Applications an operator created: those `gatehouse seed` manages (the console's) left out. */
+export const countOperatorApplications = async (db: Executor): Promise<number> =>
+  Number((await db.selectFrom('applications').select((eb) => eb.fn.countAll<number>().as('n')).where('builtin', 'is', null)
+    .executeTakeFirstOrThrow()).n);
+
 /** Every allowed origin of every active application (CORS preflights carry no credentials). */
 export const listActiveOrigins = (db: Executor) =>
   db.selectFrom('applications').select('allowed_origins').where('is_active', '=', true).execute();
@@ -32,6 +37,7 @@ export type ApplicationOrderColumn = 'name' | 'created_at' | 'updated_at';
 export interface ApplicationFilter {
   search?: string;
   isActive?: boolean;
+  kind?: ApplicationKind;
 }
 
 function filtered(db: Executor, f: ApplicationFilter) {
@@ -41,6 +47,7 @@ function filtered(db: Executor, f: ApplicationFilter) {
     q = q.where((eb) => eb.or([eb('name', 'ilike', pattern), eb('description', 'ilike', pattern)]));
   }
   if (f.isActive !== undefined) q = q.where('is_active', '=', f.isActive);
+  if (f.kind !== undefined) q = q.where('kind', '=', f.kind);
   return q;
 }
 

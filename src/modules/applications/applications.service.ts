@@ -3,7 +3,7 @@ import type { Clock } from '../../core/clock.js';
 import { AppError, type FieldErrors } from '../../core/errors.js';
 import { pageRequest } from '../../core/pagination.js';
 import type { ChangeBus } from '../../db/change-bus.js';
-import type { Db, Executor, RowUpdate } from '../../db/database.js';
+import type { ApplicationKind, Db, Executor, RowUpdate } from '../../db/database.js';
 import { safeEqual } from '../../security/compare.js';
 import { randomHex, sha256Hex } from '../../security/random.js';
 import type { AuditService } from '../audit/audit.service.js';
@@ -14,11 +14,13 @@ import * as repo from './applications.repo.js';
 import {
   toApplication, toCredentialsAnswer, type ApplicationListInput, type CreateApplicationInput, type UpdateApplicationInput,
 } from './applications.schemas.js';
+import { admitsOrigin, originsProblem } from './kinds.js';
 import { listProblems, originProblem, redirectUriProblem } from './redirect-rules.js';
 
 export interface AppContext {
   id: number;
   name: string;
+  kind: ApplicationKind;
   redirect_uris: string[];
   allowed_origins: string[];
 }
@@ -26,26 +28,50 @@ export interface AppContext {
 export interface NewApplicationInput {
   name: string;
   description?: string;
+  kind?: ApplicationKind;
   redirect_uris?: string[];
   allowed_origins?: string[];
   is_active?: boolean;
   created_by?: number | null;
 }
 
+/** A confidential application's key and secret. */
 export interface Credentials {
   access_key: string;
   access_secret: string;
+}
+
+/** What create and regenerate hand out: a public application's `access_secret` is null (it has none). */
+export interface IssuedCredentials {
+  access_key: string;
+  access_secret: string | null;
+}
+
+/** A key-only request: the public application it names, or why it is refused. */
+export type PublicOutcome = AppContext | 'APP_AUTH_REQUIRED' | 'APP_AUTH_INVALID';
+
+/** What this instance knows about one access key for a few seconds. */
+interface AuthEntry {
+  /** The active application with this key; null for an unknown key or an inactive application. */
+  app: AppContext | null;
+  /** The kind of the application with this key, active or not; null for an unknown key. */
+  kind: ApplicationKind | null;
+  /** The secret's hash; a dummy for unknown keys and public applications, so every secret costs the same to check. */
+  secretHash: string;
+  until: number;
 }
 
 type Deps = { db: Db; clock: Clock; audit: AuditService; changes: Pick<ChangeBus, 'publish' | 'subscribe'> };
 
 export const REGENERATE_PHRASE = 'REGENERATE';
 const SECRET_WARNING = 'Save the access_secret now: it is never shown again.';
+const PUBLIC_WARNING = 'A public application has no secret: its access_key may be published in browser code, and requests '
+  + 'are accepted only from its allowed_origins.';
 
 /** Authentication answers are cached briefly per instance: the lookup is on every request's path. */
 const AUTH_CACHE_MS = 5_000;
 const ORIGINS_CACHE_MS = 5_000;
-// Compared against when the key is unknown, so unknown keys cost the same as wrong secrets.
+// Compared against when the key is unknown or names a public application, so those cost the same as wrong secrets.
 const DUMMY_SECRET_HASH = sha256Hex(randomBytes(32));
 
 export function newCredentials(): Credentials & { secret_hash: string } {
@@ -53,20 +79,26 @@ export function newCredentials(): Credentials & { secret_hash: string } {
   return { access_key: randomHex(32), access_secret, secret_hash: sha256Hex(access_secret) };
 }
 
+/** A key for `kind`, with a secret (and its hash) only for a confidential application. */
+const credentialsFor = (kind: ApplicationKind): IssuedCredentials & { secret_hash: string | null } =>
+  (kind === 'public' ? { access_key: randomHex(32), access_secret: null, secret_hash: null } : newCredentials());
+
 export function createApplicationService({ db, clock, audit, changes }: Deps) {
-  const authCache = new Map<string, { app: AppContext | null; secretHash: string; until: number }>();
+  const authCache = new Map<string, AuthEntry>();
   let origins: { set: Set<string>; until: number } | undefined;
 
   const toContext = (row: repo.ApplicationRow): AppContext => ({
-    id: row.id, name: row.name, redirect_uris: row.redirect_uris, allowed_origins: row.allowed_origins,
+    id: row.id, name: row.name, kind: row.kind, redirect_uris: row.redirect_uris, allowed_origins: row.allowed_origins,
   });
 
   async function insert(trx: Executor, input: NewApplicationInput) {
-    const { secret_hash, ...credentials } = newCredentials();
+    const kind = input.kind ?? 'confidential';
+    const { secret_hash, ...credentials } = credentialsFor(kind);
     const now = clock.now();
     const application = await repo.insertApplication(trx, {
       name: input.name,
       description: input.description ?? '',
+      kind,
       access_key: credentials.access_key,
       secret_hash,
       is_active: input.is_active ?? true,
@@ -79,39 +111,81 @@ export function createApplicationService({ db, clock, audit, changes }: Deps) {
     return { application, credentials };
   }
 
+  /** Creates an application (CLI, quickstart, tests); the answer holds its credentials, the secret once. */
+  async function create(input: NewApplicationInput & { kind?: 'confidential' }): Promise<{ application: repo.ApplicationRow; credentials: Credentials }>;
+  async function create(input: NewApplicationInput): Promise<{ application: repo.ApplicationRow; credentials: IssuedCredentials }>;
   async function create(input: NewApplicationInput) {
     const created = await insert(db, input);
     await invalidate();
     return created;
   }
 
-  const check = (entry: { app: AppContext | null; secretHash: string }, accessSecret: string) =>
-    (safeEqual(sha256Hex(accessSecret), entry.secretHash) ? entry.app : null);
+  /**
+   * Key and secret: the confidential application they name, or null. The secret is hashed and compared in constant
+   * time whatever the key names — unknown, public (no secret: a dummy hash) or confidential — so timing tells nothing.
+   */
+  const checkSecret = (entry: AuthEntry, accessSecret: string): AppContext | null =>
+    (safeEqual(sha256Hex(accessSecret), entry.secretHash) && entry.app?.kind === 'confidential' ? entry.app : null);
+
+  /**
+   * Key only (DECISIONS.md "Applications"): a public application, from one of its origins. Any other key is answered as
+   * a missing secret, unknown and confidential keys alike; a public application that is inactive or called from
+   * elsewhere is invalid.
+   */
+  const checkOrigin = (entry: AuthEntry, origin: string | undefined): PublicOutcome => {
+    if (entry.kind !== 'public') return 'APP_AUTH_REQUIRED';
+    return entry.app && admitsOrigin(entry.app, origin) ? entry.app : 'APP_AUTH_INVALID';
+  };
+
+  /** This instance's fresh entry for the key, or undefined. */
+  function cachedEntry(accessKey: string): AuthEntry | undefined {
+    const entry = authCache.get(accessKey);
+    return entry && entry.until >= clock.now().getTime() ? entry : undefined;
+  }
+
+  /** The entry for the key, read from the database when this instance has none fresh (unknown keys are cached too). */
+  async function entryFor(accessKey: string): Promise<AuthEntry> {
+    const cached = cachedEntry(accessKey);
+    if (cached) return cached;
+    const row = await repo.findApplicationForAuth(db, accessKey);
+    const active = row && row.is_active ? row : undefined;
+    const entry: AuthEntry = {
+      app: active ? toContext(active) : null,
+      kind: row?.kind ?? null,
+      secretHash: active?.secret_hash ?? DUMMY_SECRET_HASH,
+      until: clock.now().getTime() + AUTH_CACHE_MS,
+    };
+    if (authCache.size > 10_000) authCache.clear();
+    authCache.set(accessKey, entry);
+    return entry;
+  }
 
   /**
    * The answer of `authenticate` when this instance knows the key (no I/O), or undefined when it must ask the
    * database: lets the per-request hook stay synchronous on the common path.
    */
   function authenticateCached(accessKey: string, accessSecret: string): AppContext | null | undefined {
-    const entry = authCache.get(accessKey);
-    return entry && entry.until >= clock.now().getTime() ? check(entry, accessSecret) : undefined;
+    const entry = cachedEntry(accessKey);
+    return entry ? checkSecret(entry, accessSecret) : undefined;
   }
 
-  /** The application these credentials identify, or null. Secrets are compared as SHA-256 in constant time. */
+  /** The confidential application these credentials identify, or null. Secrets are compared as SHA-256 in constant time. */
   async function authenticate(accessKey: string, accessSecret: string): Promise<AppContext | null> {
-    const now = clock.now().getTime();
-    let entry = authCache.get(accessKey);
-    if (!entry || entry.until < now) {
-      const row = await repo.findApplicationForAuth(db, accessKey);
-      entry = {
-        app: row && row.is_active ? toContext(row) : null,
-        secretHash: row && row.is_active ? row.secret_hash : DUMMY_SECRET_HASH,
-        until: now + AUTH_CACHE_MS,
-      };
-      if (authCache.size > 10_000) authCache.clear();
-      authCache.set(accessKey, entry);
-    }
-    return check(entry, accessSecret);
+    return checkSecret(await entryFor(accessKey), accessSecret);
+  }
+
+  /**
+   * `authenticatePublic` when this instance knows the key (no I/O), or undefined. `origin` is the request's browser
+   * origin: its `Origin` header, or the service's own origin for a same-origin GET or HEAD (see http/browser-origin.ts).
+   */
+  function authenticatePublicCached(accessKey: string, origin: string | undefined): PublicOutcome | undefined {
+    const entry = cachedEntry(accessKey);
+    return entry ? checkOrigin(entry, origin) : undefined;
+  }
+
+  /** A key sent without a secret: the public application it names when `origin` is one of its allowed origins. */
+  async function authenticatePublic(accessKey: string, origin: string | undefined): Promise<PublicOutcome> {
+    return checkOrigin(await entryFor(accessKey), origin);
   }
 
   /**
@@ -138,9 +212,12 @@ export function createApplicationService({ db, clock, audit, changes }: Deps) {
     return origins.set.has(origin);
   }
 
-  /** Creates "Default App" when no application exists; returns its credentials only when it was created. */
+  /**
+   * Creates "Default App" when no application exists but those `gatehouse seed` manages (the console's); returns its
+   * credentials only when it was created.
+   */
   async function ensureDefault(name = 'Default App') {
-    if ((await repo.countApplications(db)) > 0) return null;
+    if ((await repo.countOperatorApplications(db)) > 0) return null;
     return create({ name, description: 'Created on first start' });
   }
 
@@ -151,11 +228,16 @@ export function createApplicationService({ db, clock, audit, changes }: Deps) {
   });
   const invalidate = async (): Promise<void> => { await changes.publish('applications'); };
 
-  /** 400 naming each redirect URI or origin that could not be matched safely. */
-  function checkLists(input: { redirect_uris?: string[]; allowed_origins?: string[] }) {
+  /**
+   * 400 naming each redirect URI or origin that could not be matched safely, and a public application left without an
+   * origin. `kind` is the application's (fixed at creation); `allowed_origins` undefined keeps the current list.
+   */
+  function checkLists(input: { redirect_uris?: string[]; allowed_origins?: string[] }, kind: ApplicationKind) {
     const errors: FieldErrors = {};
     const uris = listProblems(input.redirect_uris ?? [], redirectUriProblem);
     const origins = listProblems(input.allowed_origins ?? [], originProblem);
+    const missing = input.allowed_origins === undefined ? null : originsProblem(kind, input.allowed_origins);
+    if (missing) origins.push(missing);
     if (uris.length) errors.redirect_uris = uris;
     if (origins.length) errors.allowed_origins = origins;
     if (Object.keys(errors).length) throw AppError.validation(errors);
@@ -170,7 +252,7 @@ export function createApplicationService({ db, clock, audit, changes }: Deps) {
 
   async function list(query: ApplicationListInput) {
     const page = pageRequest(query);
-    const { rows, count } = await repo.listApplications(db, { search: query.search, isActive: query.is_active },
+    const { rows, count } = await repo.listApplications(db, { search: query.search, isActive: query.is_active, kind: query.kind },
       orderOf<repo.ApplicationOrderColumn>(query.ordering, 'name'), page.pageSize, page.offset);
     return { results: rows.map(toApplication), count, page };
   }
@@ -181,23 +263,31 @@ export function createApplicationService({ db, clock, audit, changes }: Deps) {
     return toApplication(row);
   }
 
-  /** POST applications/: the secret is in this answer and nowhere else. */
+  const warningFor = (kind: ApplicationKind) => (kind === 'public' ? PUBLIC_WARNING : SECRET_WARNING);
+
+  /** POST applications/: the secret is in this answer and nowhere else (a public application has none). */
   async function register(actor: Actor, input: CreateApplicationInput) {
-    checkLists(input);
+    const kind = input.kind ?? 'confidential';
+    checkLists({ ...input, allowed_origins: input.allowed_origins ?? [] }, kind);
     const name = displayName(input.name);
     const { application, credentials } = await db.transaction().execute(async (trx) => {
-      const created = await insert(trx, { ...input, name, description: input.description?.trim() ?? '', created_by: actor.id });
+      const created = await insert(trx, { ...input, kind, name, description: input.description?.trim() ?? '', created_by: actor.id });
       await audit.record({ event_type: 'application_created', ...auditOrigin(actor),
-        details: { target_application_id: created.application.id, name } }, trx);
+        details: { target_application_id: created.application.id, name, kind } }, trx);
       return created;
     });
     await invalidate();
-    return toCredentialsAnswer('Application created', SECRET_WARNING, application, credentials);
+    return toCredentialsAnswer('Application created', warningFor(kind), application, credentials);
   }
 
-  /** PUT and PATCH applications/<id>/: fields left out keep their value. */
+  /** PUT and PATCH applications/<id>/: fields left out keep their value; the kind never changes. */
   async function update(actor: Actor, id: number, input: UpdateApplicationInput) {
-    checkLists(input);
+    const current = await repo.findApplicationById(db, id);
+    if (!current) throw new AppError('NOT_FOUND');
+    if (input.kind !== undefined && input.kind !== current.kind) {
+      throw AppError.validation({ kind: ['The kind of an application cannot change: create a new application of the other kind.'] });
+    }
+    checkLists(input, current.kind);
     if (input.is_active === false) refuseSelf(actor, id, 'deactivate');
     const changes: RowUpdate<'applications'> = {};
     if (input.name !== undefined) changes.name = displayName(input.name);
@@ -232,27 +322,31 @@ export function createApplicationService({ db, clock, audit, changes }: Deps) {
   }
 
   /**
-   * POST applications/<id>/regenerate/: a new key and secret replace the old pair in one statement, and this
-   * instance's authentication cache is dropped so the old pair fails from the next request on.
+   * POST applications/<id>/regenerate/: a new key and secret (a public application: a new key) replace the old ones in
+   * one statement, and every instance's authentication cache is dropped so the old key fails from the next request on.
    */
   async function regenerate(actor: Actor, id: number, confirmation: string | undefined) {
     if (confirmation !== REGENERATE_PHRASE) {
       throw new AppError('CONFIRMATION_REQUIRED', { message: `Send {"confirmation": "${REGENERATE_PHRASE}"} to replace the credentials` });
     }
-    const { secret_hash, ...credentials } = newCredentials();
     const row = await db.transaction().execute(async (trx) => {
+      const current = await repo.findApplicationById(trx, id);
+      if (!current) throw new AppError('NOT_FOUND');
+      // The kind never changes (and a check constraint ties the secret to it): a public application gets a new key only.
+      const { secret_hash, ...credentials } = credentialsFor(current.kind);
       const updated = await repo.updateApplication(trx, id, { access_key: credentials.access_key, secret_hash, updated_at: clock.now() });
       if (!updated) throw new AppError('NOT_FOUND');
       await audit.record({ event_type: 'application_credentials_regenerated', severity: 'warning', ...auditOrigin(actor),
         details: { target_application_id: id } }, trx);
-      return updated;
+      return { updated, credentials };
     });
     await invalidate();
-    return toCredentialsAnswer('Credentials regenerated', SECRET_WARNING, row, credentials);
+    return toCredentialsAnswer('Credentials regenerated', warningFor(row.updated.kind), row.updated, row.credentials);
   }
 
   return {
-    create, authenticate, authenticateCached, byAccessKey, byId, isAllowedOrigin, ensureDefault, invalidate, count: () => repo.countApplications(db),
+    create, authenticate, authenticateCached, authenticatePublic, authenticatePublicCached, byAccessKey, byId, isAllowedOrigin,
+    ensureDefault, invalidate, count: () => repo.countApplications(db),
     list, get, register, update, remove, regenerate,
   };
 }

@@ -65,7 +65,7 @@ export default async function authRoutes(app: FastifyInstance, { container, guar
     }
     if (!raw) throw new AppError('MISSING_REFRESH_TOKEN');
     await container.services.auth.logout(raw, req.auth, metaOf(req));
-    if (cookie.enabled) cookie.clear(reply);
+    if (cookie.enabledFor(req.application)) cookie.clear(reply);
     return { message: 'Logged out successfully' };
   });
 
@@ -74,7 +74,7 @@ export default async function authRoutes(app: FastifyInstance, { container, guar
     onRequest: [guards.user({ scopes: ['full', 'password_change_only'] })],
   }, async (req, reply) => {
     const devices = await container.services.auth.logoutAll(userAuthOf(req), metaOf(req));
-    if (cookie.enabled) cookie.clear(reply);
+    if (cookie.enabledFor(req.application)) cookie.clear(reply);
     return { message: `Logged out from ${devices} device${devices === 1 ? '' : 's'}`, devices_logged_out: devices };
   });
 }

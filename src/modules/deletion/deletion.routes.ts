@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { userAuthOf } from '../../http/guards/index.js';
+import { createRefreshCookie } from '../../http/refresh-cookie.js';
 import { metaOf } from '../../http/request-meta.js';
 import type { RouteDeps } from '../../http/routes.js';
 import {
@@ -15,6 +16,7 @@ const tags = ['account'];
  */
 export default async function deletionRoutes(app: FastifyInstance, { container, guards }: RouteDeps) {
   const { deletion } = container.services;
+  const cookie = createRefreshCookie(container.config);
   const fullOnly = guards.user();
   const duringGrace = guards.user({ scopes: ['full', 'deletion_pending'] });
   const proofLimit = guards.rateLimit('password_proof', [{ max: 5, per: 'minute' }]);
@@ -35,7 +37,8 @@ export default async function deletionRoutes(app: FastifyInstance, { container, 
   app.post('/cancel-account-deletion/', {
     schema: { tags, body: CancelDeletionBody, response: { 200: CancelDeletionResponse } },
     onRequest: [proofLimit, duringGrace],
-  }, async (req) => deletion.cancel(userAuthOf(req), (req.body as CancelDeletionInput).password, metaOf(req)));
+  }, async (req, reply) => cookie.withCookie(reply,
+    await deletion.cancel(userAuthOf(req), (req.body as CancelDeletionInput).password, metaOf(req))));
 
   app.get('/account-deletion-status/', {
     schema: { tags, response: { 200: DeletionStatusResponse } },

@@ -28,6 +28,11 @@ export interface Redirect {
   location: string;
   /** The state cookie to set on the way to the provider. */
   cookie?: string;
+  /**
+   * A public application's refresh token, for the HttpOnly refresh cookie: it never travels in the redirect, where page
+   * script would read it (DECISIONS.md "Applications").
+   */
+  refreshCookie?: { raw: string; maxAge: number };
 }
 
 /**
@@ -103,9 +108,14 @@ export function createSocialBrowserService(deps: Deps) {
           application_id: applicationId, expires_at: addSeconds(clock.now(), MFA_TOKEN_LIFETIME) });
         return back(row.redirect_uri, { error: '2FA_REQUIRED', mfa_token: token.raw }, true);
       }
-      const t = outcome.tokens as { access_token: string; refresh_token?: string; token_type: string; expires_in: number };
-      return back(row.redirect_uri, { access_token: t.access_token, ...(t.refresh_token ? { refresh_token: t.refresh_token } : {}),
+      const t = outcome.tokens as { access_token: string; refresh_token?: string; token_type: string; expires_in: number;
+        refresh_expires_in?: number };
+      const inCookie = application.kind === 'public' && t.refresh_token !== undefined;
+      const to = back(row.redirect_uri, { access_token: t.access_token,
+        ...(t.refresh_token && !inCookie ? { refresh_token: t.refresh_token } : {}),
         token_type: t.token_type, expires_in: String(t.expires_in) }, true);
+      return inCookie
+        ? { ...to, refreshCookie: { raw: t.refresh_token!, maxAge: t.refresh_expires_in ?? config.JWT_REFRESH_TOKEN_LIFETIME } } : to;
     } catch (err) {
       if (isAppError(err)) return fail(err.code);
       throw err;

@@ -69,6 +69,7 @@ export default async function socialRoutes(app: FastifyInstance, { container, gu
     const cookieValue = header ? req.server.parseCookie(header)[STATE_COOKIE] : undefined;
     const done = await socialBrowser.finish(provider, q, cookieValue, callbackUrlOf(req), metaOf(req));
     reply.header('set-cookie', reply.server.serializeCookie(STATE_COOKIE, '', { ...stateCookie, maxAge: 0 }));
+    if (done.refreshCookie) cookie.set(reply, done.refreshCookie.raw, done.refreshCookie.maxAge);
     return redirect(reply, done);
   });
 }

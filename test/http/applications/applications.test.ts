@@ -38,7 +38,7 @@ describe('applications/', () => {
       assert.match(body.credentials.access_key, /^[0-9a-f]{64}$/);
       assert.match(body.credentials.access_secret, /^[A-Za-z0-9_-]{43}$/);
       assert.deepEqual(body.application, {
-        id: body.application.id, name: 'Billing portal', description: 'Invoices', access_key: body.credentials.access_key,
+        id: body.application.id, name: 'Billing portal', description: 'Invoices', kind: 'confidential', access_key: body.credentials.access_key,
         is_active: true, redirect_uris: ['https://billing.example.com/callback'], allowed_origins: ['https://billing.example.com'],
         created_by: root.id, created_at: NOW.toISOString(), updated_at: NOW.toISOString(),
       });
@@ -85,7 +85,7 @@ describe('applications/', () => {
       assert.deepEqual(body.results.map((a: { name: string }) => a.name), ['Alpha', 'Test App', 'Zeta']);
       for (const app of body.results) {
         assert.deepEqual(Object.keys(app).sort(), ['access_key', 'allowed_origins', 'created_at', 'created_by', 'description', 'id',
-          'is_active', 'name', 'redirect_uris', 'updated_at']);
+          'is_active', 'kind', 'name', 'redirect_uris', 'updated_at']);
       }
       const one = expectStatus(await api('GET', `applications/${t.credentials.id}/`), 200);
       assert.equal(one.access_key, t.credentials.access_key);

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
+import { createPublicApplication } from '../../factories/applications.js';
+import { parseSetCookie } from '../../factories/sessions.js';
 import { createUser } from '../../factories/users.js';
 import { enableTotp } from '../../factories/twofactor.js';
 import { createTestApp, type TestApp } from '../../helpers/test-app.js';
@@ -45,8 +47,9 @@ describe('the browser social-login flow', () => {
     method: 'GET', url: `${back.pathname}${back.search}`, headers: { host: 'localhost', ...(cookie ? { cookie: `${COOKIE}=${cookie}` } : {}) },
   });
   /** authorize/ → the provider signs `sub` in → the URL the provider sends the browser back to, and the state cookie. */
-  const toProvider = async (app: TestApp, provider: 'google' | 'github' | 'facebook', who: string, opts: { deny?: boolean } = {}) => {
-    const started = await authorize(app, provider, { access_key: app.credentials.access_key, redirect_uri: APP_REDIRECT });
+  const toProvider = async (app: TestApp, provider: 'google' | 'github' | 'facebook', who: string,
+    opts: { deny?: boolean; accessKey?: string } = {}) => {
+    const started = await authorize(app, provider, { access_key: opts.accessKey ?? app.credentials.access_key, redirect_uri: APP_REDIRECT });
     assert.equal(started.statusCode, 302, started.body);
     const location = new URL(started.headers.location as string);
     assert.equal(location.searchParams.get('code_challenge_method'), 'S256');
@@ -116,6 +119,25 @@ describe('the browser social-login flow', () => {
     const forged = new URL(back);
     forged.searchParams.set('state', 'forged-state');
     assert.equal(expectStatus(await callback(t, forged, cookie), 400).code, 'CALLBACK_ERROR');
+  });
+
+  it('lands a public application with the access token only: its refresh token is in the HttpOnly cookie', async () => {
+    const origin = 'http://localhost:3000';
+    const spa = await createPublicApplication(t, { allowed_origins: [origin], redirect_uris: [APP_REDIRECT] });
+    const { back, cookie } = await toProvider(t, 'google', 'alice', { accessKey: spa.access_key });
+    const res = await callback(t, back, cookie);
+    const to = landing(res);
+    assert.equal(to.searchParams.get('refresh_token'), null);
+    const access = to.searchParams.get('access_token')!;
+    const refreshCookie = parseSetCookie(res.headers['set-cookie']);
+    assert.ok(refreshCookie?.value, JSON.stringify(res.headers['set-cookie']));
+    assert.ok(refreshCookie.attributes.includes('HttpOnly') && refreshCookie.attributes.includes('SameSite=Strict'), refreshCookie.line);
+    const headers = { ...spa.headers, origin };
+    assert.equal(expectStatus(await t.api({ method: 'GET', path: 'me/', token: access, appAuth: false, headers }), 200).email,
+      'alice@example.com');
+    const refreshed = await t.api({ method: 'POST', path: 'refresh/', appAuth: false, cookies: { refresh_token: refreshCookie.value },
+      headers: { ...headers, 'content-type': 'application/json' }, payload: '' });
+    assert.equal(expectStatus(refreshed, 200).refresh_token, undefined);
   });
 
   it('sends a refusal at the provider back to the application as error=CALLBACK_ERROR', async () => {
