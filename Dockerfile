@@ -1,15 +1,17 @@
 # Gatehouse as a container image: `docker build -t gatehouse .`, then `docker run gatehouse serve` (or `migrate`,
 # `seed`, `app create …`: the image's entrypoint is the `gatehouse` command). See docs/deployment.md.
 
-# Build stage: the TypeScript compiler is a dev dependency, so this stage installs everything and compiles src/ into
-# dist/. Scripts are skipped during the install (`prepare` would build before the sources are copied) and the build
-# runs explicitly once they are, so a change in src/ does not reinstall the dependencies.
+# Build stage: the TypeScript compiler and Vite are dev dependencies, so this stage installs everything and compiles
+# src/ into dist/ and the console into console/dist. Scripts are skipped during the install (`prepare` would build
+# before the sources are copied) and the build runs explicitly once they are, so a change in src/ does not reinstall
+# the dependencies.
 FROM node:20-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
+COPY console ./console
 RUN npm run build
 
 # Runtime stage: production dependencies only, the compiled code and the launcher; nothing of it writable by the
@@ -20,6 +22,8 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force
 COPY --from=build /app/dist ./dist
+# The admin console's built files (served at /console/ when SVC_CONSOLE_ENABLED is on).
+COPY --from=build /app/console/dist ./console/dist
 COPY bin ./bin
 # Only used without SVC_DATABASE_URL (the embedded database): mount a volume here to keep it.
 RUN mkdir -p /var/lib/gatehouse && chown node:node /var/lib/gatehouse

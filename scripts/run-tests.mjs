@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
+import { buildConsoleIfChanged } from './build-console.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 
@@ -20,14 +21,16 @@ function walk(dir, out = []) {
 const testFiles = (dir) => walk(dir).filter((f) => f.endsWith('.test.ts'));
 
 const targets = process.argv.slice(2);
-const roots = targets.length ? targets.map((t) => resolve(root, t)) : [join(root, 'src'), join(root, 'test')];
+const nodeTargets = targets.filter((t) => !relative(root, resolve(root, t)).startsWith('console'));
+const roots = nodeTargets.length ? nodeTargets.map((t) => resolve(root, t)) : targets.length ? [] : [join(root, 'src'), join(root, 'test')];
 const missing = roots.filter((p) => !existsSync(p));
 if (missing.length) {
   console.error(`no such test file or folder: ${missing.map((p) => relative(root, p)).join(', ')}`);
   process.exit(1);
 }
 const files = roots.flatMap((p) => (statSync(p).isDirectory() ? testFiles(p) : [p])).sort();
-if (files.length === 0) {
+const consoleUnits = targets.length === 0 || targets.length > nodeTargets.length;
+if (files.length === 0 && !consoleUnits) {
   console.error(`no test files under ${targets.join(' ') || 'src/ and test/'}`);
   process.exit(1);
 }
@@ -37,7 +40,7 @@ for (const f of walk(join(root, 'src/db'))) {
   hash.update(f).update(readFileSync(f));
 }
 const template = join(tmpdir(), `gatehouse-test-pglite-${hash.digest('hex').slice(0, 16)}.tar`);
-if (!process.env.TEST_DATABASE_URL && !existsSync(template)) {
+if (files.length > 0 && !process.env.TEST_DATABASE_URL && !existsSync(template)) {
   process.stdout.write('Preparing the embedded test database…\n');
   // Written aside and renamed into place, so a run starting meanwhile never loads a half-written file.
   const draft = `${template}.${process.pid}.tmp`;
@@ -49,11 +52,33 @@ if (!process.env.TEST_DATABASE_URL && !existsSync(template)) {
   renameSync(draft, template);
 }
 
+// The console's tests serve console/dist: built from the sources as they are now.
+if (files.some((f) => relative(root, f).startsWith('test/console/'))) {
+  try {
+    buildConsoleIfChanged();
+  } catch (err) {
+    console.error(err.message);
+    process.exit(1);
+  }
+}
+
 const concurrency = Math.max(1, Math.min(availableParallelism(), Number(process.env.TEST_CONCURRENCY) || availableParallelism()));
 const where = process.env.TEST_DATABASE_URL ? `PostgreSQL${process.env.TEST_REDIS_URL ? ' + Redis' : ''}` : 'PGlite';
-process.stdout.write(`Running ${files.length} test file(s) on ${where}, ${concurrency} at a time\n`);
-const result = spawnSync(process.execPath, [
-  '--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec',
-  ...files.map((f) => relative(root, f)),
-], { stdio: 'inherit', cwd: root, env: { ...process.env, GATEHOUSE_TEST_PGLITE_TEMPLATE: template, NODE_ENV: 'test' } });
-process.exit(result.status ?? 1);
+if (files.length > 0) {
+  process.stdout.write(`Running ${files.length} test file(s) on ${where}, ${concurrency} at a time\n`);
+  const result = spawnSync(process.execPath, [
+    '--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec',
+    ...files.map((f) => relative(root, f)),
+  ], { stdio: 'inherit', cwd: root, env: { ...process.env, GATEHOUSE_TEST_PGLITE_TEMPLATE: template, NODE_ENV: 'test' } });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+// The console's pure logic (tree building, chart series…) has its unit tests beside it, run by Vitest; with the
+// whole suite, or when the console is named.
+if (consoleUnits) {
+  process.stdout.write('Running the console\'s unit tests (Vitest)\n');
+  const units = spawnSync(join(root, 'node_modules/.bin/vitest'), ['run', '--root', 'console', '--passWithNoTests'],
+    { stdio: 'inherit', cwd: root });
+  process.exit(units.status ?? 1);
+}
+process.exit(0);

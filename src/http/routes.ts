@@ -10,6 +10,7 @@ import adminUserRoutes from '../modules/admin/admin-users.routes.js';
 import securityRoutes from '../modules/admin/security.routes.js';
 import applicationRoutes from '../modules/applications/applications.routes.js';
 import authRoutes from '../modules/auth/auth.routes.js';
+import consoleRoutes from '../modules/console/console.routes.js';
 import rootRefreshRoutes from '../modules/auth/root-refresh.routes.js';
 import dashboardRoutes from '../modules/dashboard/dashboard.routes.js';
 import deletionRoutes from '../modules/deletion/deletion.routes.js';
@@ -92,4 +93,5 @@ export const ROOT_ROUTES: RoutePlugin[] = [
   rootRefreshRoutes,
   mediaRoutes,
   wellKnownRoutes,
+  consoleRoutes,
 ];

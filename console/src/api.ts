@@ -1,0 +1,86 @@
+/**
+ * The console's only way to the server: the public API, as the "Gatehouse Console" public application (its key only,
+ * no secret; the server checks the origin). The access token lives in this module's memory; the refresh token never
+ * reaches JavaScript: the server keeps it in an HttpOnly cookie for a public application.
+ */
+
+export interface ConsoleConfig {
+  api_prefix: string;
+  access_key: string;
+}
+
+/** An API refusal as the server put it: its catalogue code, its message and any details. */
+export class ApiError extends Error {
+  constructor(readonly status: number, readonly code: string, message: string, readonly body: Record<string, unknown>) {
+    super(message);
+  }
+}
+
+let config: ConsoleConfig | undefined;
+let accessToken: string | null = null;
+
+export async function loadConfig(): Promise<ConsoleConfig> {
+  if (config) return config;
+  const res = await fetch('/console/config.json', { headers: { accept: 'application/json' } });
+  if (!res.ok) throw new ApiError(res.status, 'CONSOLE_UNAVAILABLE', 'The console is not configured on this server.', {});
+  config = (await res.json()) as ConsoleConfig;
+  return config;
+}
+
+export const setAccessToken = (token: string | null) => {
+  accessToken = token;
+  markSession(token !== null);
+};
+export const hasAccessToken = () => accessToken !== null;
+
+async function send(method: string, path: string, body?: unknown): Promise<Response> {
+  const { api_prefix, access_key } = await loadConfig();
+  const headers: Record<string, string> = { 'x-access-key': access_key, accept: 'application/json' };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (accessToken) headers.authorization = `Bearer ${accessToken}`;
+  return fetch(`${api_prefix}${path}`, {
+    method, headers, credentials: 'same-origin', ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+}
+
+async function answerOf<T>(res: Response): Promise<T> {
+  const text = await res.text();
+  const data = (text ? JSON.parse(text) : {}) as Record<string, unknown>;
+  if (!res.ok) {
+    throw new ApiError(res.status, String(data.code ?? `HTTP_${res.status}`), String(data.error ?? res.statusText), data);
+  }
+  return data as T;
+}
+
+/**
+ * Whether this browser signed in and has not signed out: the refresh cookie is HttpOnly, so the page cannot see it, and a
+ * refresh tried without one only earns a 401 in the browser's console. The mark is no credential.
+ */
+const SESSION_MARK = 'gatehouse-console-session';
+export const markSession = (on: boolean) => {
+  if (on) localStorage.setItem(SESSION_MARK, '1');
+  else localStorage.removeItem(SESSION_MARK);
+};
+
+/** Trades the refresh cookie for a new access token; false when there is no session to resume. */
+export async function refresh(): Promise<boolean> {
+  if (!localStorage.getItem(SESSION_MARK)) return false;
+  const res = await send('POST', 'refresh/', {});
+  if (!res.ok) {
+    accessToken = null;
+    markSession(false);
+    return false;
+  }
+  accessToken = (await answerOf<{ access_token: string }>(res)).access_token;
+  return true;
+}
+
+/** Calls the API; an expired access token is refreshed once, silently, and the call made again. */
+export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+  let res = await send(method, path, body);
+  if (res.status === 401 && accessToken) {
+    const code = (await res.clone().json().catch(() => ({})) as { code?: string }).code;
+    if (code === 'TOKEN_EXPIRED' && await refresh()) res = await send(method, path, body);
+  }
+  return answerOf<T>(res);
+}

@@ -1,0 +1,6 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './App';
+import './console.css';
+
+createRoot(document.getElementById('root')!).render(<StrictMode><App /></StrictMode>);

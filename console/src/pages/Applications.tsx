@@ -1,0 +1,5 @@
+import type { PageProps } from '.';
+
+export function Applications(_props: PageProps) {
+  return <h1>Applications</h1>;
+}

@@ -1,0 +1,5 @@
+import type { PageProps } from '.';
+
+export function Roles(_props: PageProps) {
+  return <h1>Roles</h1>;
+}

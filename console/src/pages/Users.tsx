@@ -1,0 +1,5 @@
+import type { PageProps } from '.';
+
+export function Users(_props: PageProps) {
+  return <h1>Users</h1>;
+}

@@ -1,0 +1,67 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import { AppError } from '../../core/errors.js';
+import type { RouteDeps } from '../../http/routes.js';
+import { findConsoleAccessKey } from './console.repo.js';
+
+/** `console/dist`, from `src/modules/console/` as from `dist/modules/console/`. */
+const CONSOLE_DIST = fileURLToPath(new URL('../../../console/dist/', import.meta.url));
+
+/**
+ * The console's pages run only the bundle's own files: no inline script or style, no other origin, calls to this
+ * origin only, never framed.
+ */
+export const CONSOLE_CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+  + "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+const PAGE_HEADERS = {
+  'content-security-policy': CONSOLE_CSP,
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'no-referrer',
+  'cross-origin-opener-policy': 'same-origin',
+};
+/** Built files carry a content hash in their names: a new build has new names, so they never need revalidating. */
+const HASHED_ASSET_CACHE = 'public, max-age=31536000, immutable';
+
+/**
+ * The admin console at `/console/` (DECISIONS.md "Applications", DESIGN.md §1) while SVC_CONSOLE_ENABLED is on: the
+ * built single-page application, and `config.json`, which tells it the API prefix and its public application's key
+ * (a key identifies the calling code; it is no secret). The page itself needs no application credentials.
+ */
+export default async function consoleRoutes(app: FastifyInstance, { container, apiPrefix }: RouteDeps) {
+  if (!container.config.CONSOLE_ENABLED) return;
+  const built = existsSync(`${CONSOLE_DIST}index.html`);
+  if (!built) app.log.warn('the console is enabled but not built (console/dist is missing): run `npm run build`');
+
+  await app.register(async (scope) => {
+    scope.addHook('onRoute', (route) => {
+      route.config = { ...(route.config ?? {}), appAuth: false, securityHeaders: false } as typeof route.config;
+    });
+    scope.addHook('onRequest', (_req, reply, done) => {
+      reply.headers(PAGE_HEADERS);
+      done();
+    });
+
+    scope.get('/console/config.json', { schema: { hide: true } }, async (_req, reply) => {
+      const accessKey = await findConsoleAccessKey(container.db);
+      // Seeding creates it; an operator may have deactivated it.
+      if (!accessKey) throw new AppError('FEATURE_DISABLED');
+      return reply.header('cache-control', 'no-store').send({ api_prefix: apiPrefix, access_key: accessKey });
+    });
+
+    if (!built) {
+      scope.get('/console/', { schema: { hide: true } }, async () => { throw new AppError('FEATURE_DISABLED'); });
+      return;
+    }
+    // Only what a build holds: the page, and its hashed assets; `/console` is `/console/` (trailing slashes are optional).
+    await scope.register(fastifyStatic, { root: CONSOLE_DIST, serve: false });
+    const page = { schema: { hide: true } };
+    scope.get('/console/', page, (_req, reply) => reply.header('cache-control', 'no-cache').sendFile('index.html', { cacheControl: false }));
+    scope.get('/console/assets/*', page, (req, reply) => {
+      const file = (req.params as { '*': string })['*'];
+      return reply.header('cache-control', HASHED_ASSET_CACHE).sendFile(`assets/${file}`, { cacheControl: false });
+    });
+  });
+}
