@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { api, refresh, setAccessToken } from './api';
+import { api, loadConfig, refresh, setAccessToken } from './api';
 import { ErrorMessage } from './ErrorMessage';
 import { Layout } from './Layout';
 import { PAGES } from './pages';
@@ -13,7 +13,8 @@ export interface Me {
   last_name: string;
 }
 
-type State = { step: 'loading' } | { step: 'signed-out' } | { step: 'signed-in'; me: Me } | { step: 'failed'; error: unknown };
+type State = { step: 'loading' } | { step: 'signed-out' } | { step: 'signed-in'; me: Me } | { step: 'failed'; error: unknown }
+  | { step: 'elsewhere'; origin: string };
 
 /** Resumes the session the refresh cookie holds, or asks to sign in. */
 export function App() {
@@ -28,8 +29,13 @@ export function App() {
   };
 
   useEffect(() => {
-    refresh().then((resumed) => (resumed ? enter() : setState({ step: 'signed-out' })),
-      (error: unknown) => setState({ step: 'failed', error }));
+    const start = async () => {
+      // Opened at another address than SVC_PUBLIC_URL (localhost for 127.0.0.1): the API would refuse every call.
+      const { origins } = await loadConfig();
+      if (origins.length > 0 && !origins.includes(window.location.origin)) return setState({ step: 'elsewhere', origin: origins[0]! });
+      return (await refresh()) ? enter() : setState({ step: 'signed-out' });
+    };
+    start().catch((error: unknown) => setState({ step: 'failed', error }));
   }, []);
 
   const signOut = async () => {
@@ -43,6 +49,15 @@ export function App() {
       return <main className="centered" aria-busy="true"><p>Loading…</p></main>;
     case 'failed':
       return <main className="centered"><ErrorMessage error={state.error} /></main>;
+    case 'elsewhere':
+      return (
+        <main className="centered">
+          <div className="card">
+            <h1>Open the console at its own address</h1>
+            <p>This server's console works at <a href={`${state.origin}/console/`}>{state.origin}/console/</a> (SVC_PUBLIC_URL).</p>
+          </div>
+        </main>
+      );
     case 'signed-out':
       return <SignIn onSignedIn={enter} />;
     case 'signed-in':

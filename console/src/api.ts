@@ -7,6 +7,8 @@
 export interface ConsoleConfig {
   api_prefix: string;
   access_key: string;
+  /** The origins the console's application is accepted from: SVC_PUBLIC_URL's. */
+  origins: string[];
 }
 
 /** An API refusal as the server put it: its catalogue code, its message and any details. */

@@ -52,7 +52,7 @@ export interface ConsoleServer {
   operator: Operator;
   /** A new browser page (its own cookies) on `/console/` plus `hash`, not signed in. */
   open(opts?: { viewport?: { width: number; height: number }; hash?: string }): Promise<ConsolePage>;
-  /** Email, password and the authenticator code, through the sign-in form; resolves when the console's navigation shows. */
+  /** Email, password and the authenticator code, through the sign-in form; resolves when the console shows. */
   signIn(page: Page, who?: Operator): Promise<void>;
   /** A page already signed in as `who` (the operator by default), at `hash`. */
   signedIn(opts?: { viewport?: { width: number; height: number }; hash?: string; who?: Operator }): Promise<ConsolePage>;
@@ -108,7 +108,14 @@ export async function startConsole(opts: { env?: Env } = {}): Promise<ConsoleSer
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByLabel('Authenticator code').fill(who.code());
     await page.getByRole('button', { name: 'Verify' }).click();
-    await page.getByRole('navigation', { name: 'Console' }).waitFor();
+    try {
+      // Sign out is in the top bar at every width (the navigation folds away on a phone).
+      await page.getByRole('button', { name: 'Sign out' }).waitFor();
+    } catch (err) {
+      // What the page said is the useful part of a failed sign-in.
+      const said = await page.getByRole('alert').allTextContents().catch(() => []);
+      throw new Error(`signing in as ${who.email} did not reach the console${said.length ? `: ${said.join(' | ')}` : ''}`, { cause: err });
+    }
   }
 
   return {

@@ -56,10 +56,12 @@ describe('the console at /console/ (SVC_CONSOLE_ENABLED on)', () => {
     const res = await t.app.inject({ method: 'GET', url: '/console/config.json' });
     assert.equal(res.statusCode, 200);
     assert.equal(res.headers['cache-control'], 'no-store');
-    const app = await t.container.db.selectFrom('applications').select(['access_key', 'kind', 'secret_hash'])
+    const app = await t.container.db.selectFrom('applications').select(['access_key', 'kind', 'secret_hash', 'allowed_origins'])
       .where('builtin', '=', 'console').executeTakeFirstOrThrow();
     assert.equal(app.kind, 'public');
-    assert.deepEqual(res.json(), { api_prefix: t.container.config.API_PREFIX, access_key: app.access_key });
+    assert.equal(app.secret_hash, null);
+    assert.deepEqual(res.json(), { api_prefix: t.container.config.API_PREFIX, access_key: app.access_key, origins: app.allowed_origins });
+    assert.equal(app.allowed_origins.length, 1);
   });
 
   it('config.json answers 404 FEATURE_DISABLED once the console application is deactivated', async () => {

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Env } from '../../config/load.js';
 import { migrateToLatest } from '../../db/migrator.js';
 import { seed, seedOptionsOf } from '../../db/seed/seed.js';
@@ -12,6 +13,25 @@ async function prepare(rt: Runtime): Promise<Created> {
   await migrateToLatest(rt.database.db);
   await seed(rt.database.db, seedOptionsOf(rt.loaded.config));
   return rt.container.services.applications.ensureDefault();
+}
+
+/** The console's first operator, created by `npm start` only: the address it signs in with. */
+export const FIRST_OPERATOR_EMAIL = 'admin@example.com';
+
+/**
+ * `npm start` on a fresh database with the console on: a staff account holding `admin`, with a random temporary
+ * password that must be changed at the first sign-in (where two-factor authentication is set up too), so the console
+ * can be tried at once. Never by `serve`, and never once any staff account exists.
+ */
+async function ensureFirstOperator(rt: Runtime): Promise<{ email: string; password: string } | null> {
+  if (!rt.loaded.config.CONSOLE_ENABLED) return null;
+  const staff = await rt.database.db.selectFrom('users').select('id').where('is_staff', '=', true).limit(1).executeTakeFirst();
+  if (staff) return null;
+  // Lower, upper, digit and symbol, whatever the preset's rules ask.
+  const password = `${randomBytes(15).toString('base64url')}aZ7!`;
+  await rt.container.services.users.create({ email: FIRST_OPERATOR_EMAIL, password, first_name: 'Console', last_name: 'Admin',
+    roles: ['admin'], is_staff: true, must_change_password: true, verified: true });
+  return { email: FIRST_OPERATOR_EMAIL, password };
 }
 
 function printCredentials(created: Created, apiUrl?: string): void {
@@ -30,6 +50,18 @@ function printCredentials(created: Created, apiUrl?: string): void {
   print('');
 }
 
+/** Where the admin console is, and the first operator's temporary password when this start created it. */
+function printConsole(apiUrl: string, operator: { email: string; password: string } | null): void {
+  print(`Admin console: ${new URL('/console/', apiUrl).href}`);
+  if (operator) {
+    print(`  Sign in as ${operator.email} with the temporary password ${operator.password}`);
+    print('  (shown this once: you choose a new password and set up two-factor authentication at the first sign-in)');
+  } else {
+    print('  Sign in with a staff account holding the admin role (gatehouse user create --role admin --staff).');
+  }
+  print('');
+}
+
 export async function quickstartCommand(env: Env): Promise<void> {
   await withRuntime(env, async (rt) => {
     print(`Database: ${rt.database.kind} (${rt.database.location})`);
@@ -40,12 +72,17 @@ export async function quickstartCommand(env: Env): Promise<void> {
 /** `npm start`: debug mode and the development preset unless set otherwise, quickstart, then serve. */
 export async function startCommand(env: Env): Promise<void> {
   let created: Created = null;
+  let operator: Awaited<ReturnType<typeof ensureFirstOperator>> = null;
   await serve({ SVC_DEBUG: 'true', ...env }, {
     migrate: true,
-    beforeListen: async (rt) => { created = await prepare(rt); },
+    beforeListen: async (rt) => {
+      created = await prepare(rt);
+      operator = await ensureFirstOperator(rt);
+    },
     onListening: (url, rt) => {
       print(`Gatehouse is serving ${url} (database: ${rt.database.kind} at ${rt.database.location}, preset: ${rt.loaded.preset}${rt.loaded.config.DEBUG ? ', debug' : ''})`);
       printCredentials(created, url);
+      if (rt.loaded.config.CONSOLE_ENABLED) printConsole(url, operator);
     },
   });
 }

@@ -4,7 +4,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../core/errors.js';
 import type { RouteDeps } from '../../http/routes.js';
-import { findConsoleAccessKey } from './console.repo.js';
+import { findConsoleApplication } from './console.repo.js';
 
 /** `console/dist`, from `src/modules/console/` as from `dist/modules/console/`. */
 const CONSOLE_DIST = fileURLToPath(new URL('../../../console/dist/', import.meta.url));
@@ -28,7 +28,7 @@ const HASHED_ASSET_CACHE = 'public, max-age=31536000, immutable';
 /**
  * The admin console at `/console/` (DECISIONS.md "Applications", DESIGN.md §1) while SVC_CONSOLE_ENABLED is on: the
  * built single-page application, and `config.json`, which tells it the API prefix and its public application's key
- * (a key identifies the calling code; it is no secret). The page itself needs no application credentials.
+ * (a key identifies the calling code; it is no secret) and the origins it is accepted from. The page itself needs no application credentials.
  */
 export default async function consoleRoutes(app: FastifyInstance, { container, apiPrefix }: RouteDeps) {
   if (!container.config.CONSOLE_ENABLED) return;
@@ -45,10 +45,12 @@ export default async function consoleRoutes(app: FastifyInstance, { container, a
     });
 
     scope.get('/console/config.json', { schema: { hide: true } }, async (_req, reply) => {
-      const accessKey = await findConsoleAccessKey(container.db);
+      const application = await findConsoleApplication(container.db);
       // Seeding creates it; an operator may have deactivated it.
-      if (!accessKey) throw new AppError('FEATURE_DISABLED');
-      return reply.header('cache-control', 'no-store').send({ api_prefix: apiPrefix, access_key: accessKey });
+      if (!application) throw new AppError('FEATURE_DISABLED');
+      // The origins let a page opened at another address (localhost for 127.0.0.1) say where the console works.
+      return reply.header('cache-control', 'no-store')
+        .send({ api_prefix: apiPrefix, access_key: application.access_key, origins: application.allowed_origins });
     });
 
     if (!built) {
