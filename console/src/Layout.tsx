@@ -1,12 +1,12 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { Me } from './App';
 import { href } from './router';
 import { PAGES } from './pages';
 
 /** The top bar and the navigation around a page; below 720 px wide the navigation folds behind a Menu button. */
 export function Layout({ me, current, onSignOut, children }: { me: Me; current: string; onSignOut: () => void; children: ReactNode }) {
+  // Folded again when a page is chosen, the current one included.
   const [open, setOpen] = useState(false);
-  useEffect(() => { setOpen(false); }, [current]);
   return (
     <div className="shell">
       <a className="skip" href="#content" onClick={(e) => { e.preventDefault(); document.getElementById('content')?.focus(); }}>
@@ -26,7 +26,9 @@ export function Layout({ me, current, onSignOut, children }: { me: Me; current: 
           <ul>
             {PAGES.map((page) => (
               <li key={page.path}>
-                <a href={href(page.path)} aria-current={page.path === current ? 'page' : undefined}>{page.title}</a>
+                <a href={href(page.path)} aria-current={page.path === current ? 'page' : undefined} onClick={() => setOpen(false)}>
+                  {page.title}
+                </a>
               </li>
             ))}
           </ul>

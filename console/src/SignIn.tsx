@@ -1,51 +1,73 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { api, ApiError, setAccessToken } from './api';
-import { ErrorMessage } from './ErrorMessage';
+import { Credentials, type CredentialsInput } from './signin/Credentials';
+import { PasswordChange } from './signin/PasswordChange';
+import { TwoFactorSetup } from './signin/TwoFactorSetup';
 
-interface TokenAnswer { access_token: string }
+interface TokenAnswer { access_token: string; token_scope?: string; must_change_password?: boolean }
 
-/** Email and password, then the authenticator code when the account has two-factor authentication. */
+type Step = 'credentials' | '2fa-setup' | 'password-change';
+
+/**
+ * Sign-in, step by step (SPEC.md "Two-factor authentication", "Forced password change flow"): email and password, the
+ * authenticator code, an administrator's 2FA setup, the forced password change. Each step is its own component.
+ */
 export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [totp, setTotp] = useState('');
+  const [step, setStep] = useState<Step>('credentials');
   const [needsCode, setNeedsCode] = useState(false);
+  const [typed, setTyped] = useState<CredentialsInput>({ email: '', password: '' });
+  const [notice, setNotice] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const submit = async (input: CredentialsInput) => {
     setBusy(true);
     setError(null);
+    setTyped(input);
     try {
-      const answer = await api<TokenAnswer>('POST', 'login/email/', { email, password, ...(needsCode ? { totp_code: totp } : {}) });
+      const answer = await api<TokenAnswer>('POST', 'login/email/', input);
       setAccessToken(answer.access_token);
-      onSignedIn();
+      if (answer.token_scope === 'password_change_only') setStep('password-change');
+      else if (answer.token_scope === 'deletion_pending') {
+        await leave();
+        setError(new Error('This account is scheduled for deletion: it cannot use the console.'));
+      } else onSignedIn();
     } catch (err) {
       if (err instanceof ApiError && err.code === '2FA_REQUIRED' && !needsCode) setNeedsCode(true);
-      else setError(err);
+      else if (err instanceof ApiError && err.code === 'ADMIN_2FA_SETUP_REQUIRED' && typeof err.body.access_token === 'string') {
+        setAccessToken(err.body.access_token);
+        setStep('2fa-setup');
+      } else setError(err);
     } finally {
       setBusy(false);
     }
   };
 
+  /** Ends a restricted session (it has no use once its step is over or abandoned): logout/ revokes its token. */
+  const leave = async () => {
+    await api('POST', 'logout/', {}).catch(() => undefined);
+    setAccessToken(null);
+  };
+
+  const restart = async (message: string | null, withCode: boolean) => {
+    await leave();
+    setNotice(message);
+    setNeedsCode(withCode);
+    setStep('credentials');
+  };
+
   return (
     <main className="centered">
-      <form className="card" onSubmit={submit} aria-labelledby="sign-in-title">
-        <h1 id="sign-in-title">Sign in to Gatehouse</h1>
-        <label htmlFor="email">Email</label>
-        <input id="email" type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} />
-        <label htmlFor="password">Password</label>
-        <input id="password" type="password" autoComplete="current-password" required value={password}
-          onChange={(e) => setPassword(e.target.value)} />
-        {needsCode && <>
-          <label htmlFor="totp">Authenticator code</label>
-          <input id="totp" inputMode="numeric" autoComplete="one-time-code" pattern="[0-9]{6}" required value={totp}
-            onChange={(e) => setTotp(e.target.value)} />
-        </>}
-        <ErrorMessage error={error} />
-        <button type="submit" disabled={busy}>{needsCode ? 'Verify' : 'Sign in'}</button>
-      </form>
+      {step === 'credentials' && <Credentials needsCode={needsCode} busy={busy} error={error} notice={notice}
+        initialEmail={typed.email} initialPassword={typed.password} onSubmit={(input) => void submit(input)} />}
+      {step === '2fa-setup' && <TwoFactorSetup
+        onEnabled={() => void restart('Two-factor authentication is on. Sign in with a new code from your authenticator app.', true)}
+        onCancel={() => void restart(null, false)} />}
+      {step === 'password-change' && <PasswordChange
+        onChanged={(token) => {
+          if (token) { setAccessToken(token); onSignedIn(); } else void restart('Password changed. Sign in with the new one.', false);
+        }}
+        onCancel={() => void restart(null, false)} />}
     </main>
   );
 }

@@ -35,9 +35,15 @@ export const setAccessToken = (token: string | null) => {
 };
 export const hasAccessToken = () => accessToken !== null;
 
-async function send(method: string, path: string, body?: unknown): Promise<Response> {
+/** What a call may add: the organization it is about (`X-Org-Slug`), for the routes that take it from the header. */
+export interface CallOptions {
+  orgSlug?: string;
+}
+
+async function send(method: string, path: string, body?: unknown, opts: CallOptions = {}): Promise<Response> {
   const { api_prefix, access_key } = await loadConfig();
   const headers: Record<string, string> = { 'x-access-key': access_key, accept: 'application/json' };
+  if (opts.orgSlug) headers['x-org-slug'] = opts.orgSlug;
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (accessToken) headers.authorization = `Bearer ${accessToken}`;
   return fetch(`${api_prefix}${path}`, {
@@ -78,11 +84,11 @@ export async function refresh(): Promise<boolean> {
 }
 
 /** Calls the API; an expired access token is refreshed once, silently, and the call made again. */
-export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
-  let res = await send(method, path, body);
+export async function api<T>(method: string, path: string, body?: unknown, opts: CallOptions = {}): Promise<T> {
+  let res = await send(method, path, body, opts);
   if (res.status === 401 && accessToken) {
     const code = (await res.clone().json().catch(() => ({})) as { code?: string }).code;
-    if (code === 'TOKEN_EXPIRED' && await refresh()) res = await send(method, path, body);
+    if (code === 'TOKEN_EXPIRED' && await refresh()) res = await send(method, path, body, opts);
   }
   return answerOf<T>(res);
 }

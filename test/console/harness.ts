@@ -74,12 +74,13 @@ export async function createOperator(t: TestApp, overrides: Parameters<typeof cr
  * Debian's Chromium. The server's clock is the test clock: each sign-in moves it one TOTP step on, so every sign-in
  * has a code not used before.
  */
-export async function startConsole(opts: { env?: Env } = {}): Promise<ConsoleServer> {
+export async function startConsole(opts: { env?: Env; operatorEmail?: string } = {}): Promise<ConsoleServer> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const t = await createTestApp({ env: { SVC_CONSOLE_ENABLED: 'true', SVC_PUBLIC_URL: origin, ...opts.env } });
   await seed(t.container.db, seedOptionsOf(t.container.config));
-  const operator = await createOperator(t, { email: 'operator@example.com' });
+  // A second server in one test process may share the first one's database: its operator needs another address.
+  const operator = await createOperator(t, { email: opts.operatorEmail ?? 'operator@example.com' });
   await t.app.listen({ port, host: '127.0.0.1' });
   const browser = await launchChromium();
   mkdirSync(SCREENSHOTS, { recursive: true });

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
-import { api } from '../api';
+import { api, type CallOptions } from '../api';
 import { ErrorMessage } from '../ErrorMessage';
 
 /** A paged answer (SPEC.md "Pagination"). */
@@ -24,9 +24,12 @@ export function withQuery(path: string, params: Record<string, string | number |
  * One page of a paged list, fetched from the API as the page or the filters change: nothing loads a whole table.
  * `filters` must be a stable value (a state object), and returning to page 1 when they change is the caller's choice.
  */
-export function usePaged<T>(path: string, filters: Record<string, string | number | boolean | null | undefined>, pageSize = PAGE_SIZE) {
+export function usePaged<T>(path: string, filters: Record<string, string | number | boolean | null | undefined>, pageSize = PAGE_SIZE,
+  opts: CallOptions = {}) {
   const [page, setPage] = useState(1);
   const [data, setData] = useState<Page<T> | null>(null);
+  /** The page `data` holds: the pager names it, not the one being fetched, so "Page 2" means page 2's rows are shown. */
+  const [shown, setShown] = useState(1);
   const [error, setError] = useState<unknown>(null);
   const [loading, setLoading] = useState(true);
   const [version, setVersion] = useState(0);
@@ -36,16 +39,16 @@ export function usePaged<T>(path: string, filters: Record<string, string | numbe
   useEffect(() => {
     let live = true;
     setLoading(true);
-    api<Page<T>>('GET', withQuery(path, { ...filters, page, page_size: pageSize })).then(
-      (answer) => { if (live) { setData(answer); setError(null); } },
+    api<Page<T>>('GET', withQuery(path, { ...filters, page, page_size: pageSize }), undefined, opts).then(
+      (answer) => { if (live) { setData(answer); setShown(page); setError(null); } },
       (err: unknown) => { if (live) setError(err); },
     ).finally(() => { if (live) setLoading(false); });
     return () => { live = false; };
   // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [path, key, page, pageSize, version]);
+  }, [path, key, page, pageSize, version, opts.orgSlug]);
 
   const reload = useCallback(() => setVersion((v) => v + 1), []);
-  return { data, error, loading, page, setPage, pageSize, reload };
+  return { data, error, loading, page, shown, setPage, pageSize, reload };
 }
 
 export interface Column<T> {
@@ -81,14 +84,14 @@ export function PagedTable<T>({ caption, columns, paged, rowKey, empty = 'Nothin
 }
 
 export function Pager<T>({ paged }: { paged: ReturnType<typeof usePaged<T>> }) {
-  const { data, page, setPage, pageSize } = paged;
+  const { data, shown, loading, setPage, pageSize } = paged;
   if (!data) return null;
   const pages = Math.max(1, Math.ceil(data.count / pageSize));
   return (
     <nav className="pager" aria-label="Pages">
-      <button type="button" className="secondary" disabled={!data.previous} onClick={() => setPage(page - 1)}>Previous</button>
-      <span>Page {page} of {pages} · {data.count} in all</span>
-      <button type="button" className="secondary" disabled={!data.next} onClick={() => setPage(page + 1)}>Next</button>
+      <button type="button" className="secondary" disabled={!data.previous || loading} onClick={() => setPage(shown - 1)}>Previous</button>
+      <span>Page {shown} of {pages} · {data.count} in all</span>
+      <button type="button" className="secondary" disabled={!data.next || loading} onClick={() => setPage(shown + 1)}>Next</button>
     </nav>
   );
 }

@@ -59,7 +59,8 @@ export default async function authRoutes(app: FastifyInstance, { container, guar
     onRequest: [guards.user({ optional: true, scopes: ['full', 'password_change_only', '2fa_setup_only', 'deletion_pending'] })],
   }, async (req, reply) => {
     const raw = cookie.read(req, (req.body as { refresh_token?: string }).refresh_token);
-    if (!raw && req.auth?.claims.scope === 'deletion_pending') {
+    // The scopes whose sessions are given no refresh token: the bearer session itself is what ends.
+    if (!raw && (req.auth?.claims.scope === 'deletion_pending' || req.auth?.claims.scope === '2fa_setup_only')) {
       await container.services.auth.logoutBearerSession(req.auth, metaOf(req));
       return { message: 'Logged out successfully' };
     }

@@ -82,6 +82,14 @@ describe('admin accounts must use 2FA', () => {
     assertError(await t.api({ method: 'GET', path: '2fa/status/', token }), 401, 'TOKEN_BLACKLISTED');
   });
 
+  it('the restricted token, which comes with no refresh token, is revoked by logout/ without one', async () => {
+    const admin = await createUser(t, { is_staff: true });
+    const token = await gated(admin);
+    const res = await post(t, 'logout/', token, {});
+    assert.equal(res.statusCode, 200, res.body);
+    assertError(await t.api({ method: 'GET', path: '2fa/status/', token }), 401, 'TOKEN_BLACKLISTED');
+  });
+
   it('the restricted token expires after 900 seconds', async () => {
     const admin = await createUser(t, { is_staff: true });
     const token = await gated(admin);
