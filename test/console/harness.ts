@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import type { Env } from '../../src/config/load.js';
@@ -9,6 +8,7 @@ import { assignRole } from '../factories/rbac.js';
 import { enableTotp } from '../factories/twofactor.js';
 import { createUser, type TestUser } from '../factories/users.js';
 import { launchChromium } from '../helpers/browser.js';
+import { freePort } from '../helpers/cli.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 /** Where each browser test saves its screenshots (git-ignored). */
@@ -16,14 +16,6 @@ export const SCREENSHOTS = join(import.meta.dirname, 'screenshots');
 
 export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 390, height: 844 };
-
-/** A port free now: the console's application is pinned to SVC_PUBLIC_URL, which must name it before listening. */
-export const freePort = () => new Promise<number>((resolve, reject) => {
-  const probe = createServer().once('error', reject).listen(0, '127.0.0.1', () => {
-    const { port } = probe.address() as { port: number };
-    probe.close(() => resolve(port));
-  });
-});
 
 export interface Operator extends TestUser {
   email: string;
@@ -75,6 +67,7 @@ export async function createOperator(t: TestApp, overrides: Parameters<typeof cr
  * has a code not used before.
  */
 export async function startConsole(opts: { env?: Env; operatorEmail?: string } = {}): Promise<ConsoleServer> {
+  // The console's application is pinned to SVC_PUBLIC_URL, which must name the port before the server listens.
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const t = await createTestApp({ env: { SVC_CONSOLE_ENABLED: 'true', SVC_PUBLIC_URL: origin, ...opts.env } });
