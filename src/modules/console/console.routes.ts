@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import { AppError } from '../../core/errors.js';
 import type { RouteDeps } from '../../http/routes.js';
 import { findConsoleApplication } from './console.repo.js';
@@ -22,6 +23,13 @@ const PAGE_HEADERS = {
   'referrer-policy': 'no-referrer',
   'cross-origin-opener-policy': 'same-origin',
 };
+/** What the console reads first: its output allow-list. */
+const ConsoleConfigResponse = Type.Object({
+  api_prefix: Type.String(),
+  access_key: Type.String(),
+  origins: Type.Array(Type.String()),
+});
+
 /** Built files carry a content hash in their names: a new build has new names, so they never need revalidating. */
 const HASHED_ASSET_CACHE = 'public, max-age=31536000, immutable';
 
@@ -44,7 +52,7 @@ export default async function consoleRoutes(app: FastifyInstance, { container, a
       done();
     });
 
-    scope.get('/console/config.json', { schema: { hide: true } }, async (_req, reply) => {
+    scope.get('/console/config.json', { schema: { hide: true, response: { 200: ConsoleConfigResponse } } }, async (_req, reply) => {
       const application = await findConsoleApplication(container.db);
       // Seeding creates it; an operator may have deactivated it.
       if (!application) throw new AppError('FEATURE_DISABLED');
