@@ -10,6 +10,7 @@ import { createAgentTokenService } from './modules/agents/agent-tokens.service.j
 import { createPendingActionService } from './modules/agents/pending-actions.service.js';
 import { createAgentActivityService } from './modules/agents/activity.service.js';
 import { createAuthorizeService } from './modules/agents/authorize.service.js';
+import { createDelegationService } from './modules/agents/delegations.service.js';
 import { createUsageService } from './modules/agents/usage.service.js';
 import { createAdminUserService } from './modules/admin/admin-users.service.js';
 import { createAuditLogService } from './modules/admin/audit-logs.service.js';
@@ -115,7 +116,9 @@ export async function buildContainer(opts: ContainerOptions) {
   // Access-token signing keys; a superseded key verifies until the longest token it may have signed has expired.
   const keys = createKeyService({ db, clock, config, changes, sealer: createSealer(deriveKey(secretKey, 'signing-keys')),
     longestTokenLifetime: Math.max(config.JWT_ACCESS_TOKEN_LIFETIME, ADMIN_SETUP_TOKEN_LIFETIME), onError });
-  const sessions = createSessionService({ db, clock, config, audit, events, keys });
+  // What a person delegated ends with their sessions: the session service revokes it in the same transaction.
+  const delegations = createDelegationService({ clock, audit });
+  const sessions = createSessionService({ db, clock, config, audit, events, keys, delegations });
   const bearer = createBearerService({ db, clock, config, keys });
   const lockout = createLockoutService({ db, clock, config, audit, events });
   const twofactor = createTwoFactorService({ db, clock, config, verifyPassword: users.verifyPassword, audit, lockout,
@@ -151,7 +154,7 @@ export async function buildContainer(opts: ContainerOptions) {
   const agentAuth = createAgentAuthService({ db, counters: database.counters, clock, audit, events });
   const agentUsage = createUsageService({ db, clock, agentAuth });
   const agentActivity = createAgentActivityService({ db, clock, writer: agentActions });
-  const agentTokens = createAgentTokenService({ db, clock, config, audit, rbac, orgs: organizations.resolver, events });
+  const agentTokens = createAgentTokenService({ db, clock, config, audit, rbac, orgs: organizations.resolver, events, sessions });
   const pendingActions = createPendingActionService({ db, clock, config, audit, key: deriveKey(secretKey, 'agent-actions'), events });
   const authorize = createAuthorizeService({ config, agents: agentAuth, orgs: organizations.resolver, pendingActions });
   const socialLogin = createSocialLoginService({ db, clock, login, users });
@@ -191,7 +194,7 @@ export async function buildContainer(opts: ContainerOptions) {
       otpLogin, magicLinks,
       permissions, roles, userGrants, adminUsers, security, auditLogs, otp, passwords, twofactor, passwordChange, passwordReset,
       deletionCompletion, deletionAdmin, socialAccounts, social, socialBrowser, passkeyRegistration, passkeyAuthentication, passkeyCredentials,
-      organizations, members, invitations, dashboard, deletion, dataExport, agentAuth, agentTokens, pendingActions, authorize, agentUsage, agentActivity,
+      organizations, members, invitations, dashboard, deletion, dataExport, agentAuth, agentTokens, delegations, pendingActions, authorize, agentUsage, agentActivity,
       webhooks, webhookDelivery, webhookEvents: events,
       userImport: createUserImportService({ db, clock, hasher, audit, events }),
     },

@@ -71,6 +71,8 @@ export interface UsersTable {
   deleted_at: NullableTimestamp;
   /** When the confirmed deletion request's grace period ends; set only while one waits (the account is inactive). */
   deletion_scheduled_at: NullableTimestamp;
+  /** Set while an administrator's deactivation holds the account inactive; only an administrator lifts it. */
+  admin_deactivated_at: NullableTimestamp;
   created_at: DefaultTimestamp;
   updated_at: DefaultTimestamp;
   last_login: NullableTimestamp;

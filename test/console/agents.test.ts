@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import type { CreateAgentTokenInput } from '../../src/modules/agents/agent-tokens.schemas.js';
+import { decodeJwt, openSession } from '../factories/sessions.js';
 import { createUser, userRow } from '../factories/users.js';
 import { describeInBrowser } from '../helpers/browser.js';
 import { PHONE, startConsole, type ConsoleServer } from './harness.js';
@@ -13,9 +14,13 @@ describeInBrowser('the console\'s Agents page in Chromium', () => {
   before(async () => { c = await startConsole(); });
   after(async () => { await c?.close(); });
 
-  /** A token the operator delegates, through the service (the operator's own bearer lives in the browser). */
-  const delegate = (input: CreateAgentTokenInput) => c.t.container.services.agentTokens.create(
-    { id: c.operator.id, is_superuser: false, meta: { applicationId: null, ip: null, userAgent: null, requestId: null } }, input);
+  /** A token the operator delegates, through the service from a session of its own (the console's bearer lives in the browser). */
+  const delegate = async (input: CreateAgentTokenInput) => {
+    const { payload } = decodeJwt((await openSession(c.t, c.operator.id)).access_token);
+    return c.t.container.services.agentTokens.create({ id: c.operator.id, is_superuser: false,
+      meta: { applicationId: null, ip: null, userAgent: null, requestId: null },
+      session: { id: Number(payload.sid), issuedAt: Number(payload.iat) } }, input);
+  };
 
   /** A request as the agent makes it: the test application's keys and its AgentBearer token. */
   const asAgent = (token: string, method: 'POST' | 'DELETE', path: string, opts: { payload?: object; trace?: string; confirmation?: string } = {}) =>

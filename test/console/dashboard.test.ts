@@ -40,7 +40,7 @@ describeInBrowser('the console\'s dashboard in Chromium', () => {
       payload: { password: users[2]!.password, reason: 'Moving to another service' } });
     assert.equal(asked.statusCode, 201, asked.body);
     // Organizations, for the members chart.
-    const owner = { userId: c.operator.id, email: c.operator.email, meta: NO_META };
+    const owner = { userId: c.operator.id, email: c.operator.email, meta: NO_META, agent: null };
     await t.container.services.organizations.create(owner, { name: 'Acme Corp', slug: 'acme' });
     await t.container.services.organizations.create(owner, { name: 'Globex', slug: 'globex' });
     // The hourly counts the dashboard reads (its job, as `serve` runs it).

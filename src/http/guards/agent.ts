@@ -18,10 +18,13 @@ export function acceptsAgents(hooks: unknown): boolean {
   return [hooks].flat().some((hook) => typeof hook === 'function' && agentGuards.has(hook));
 }
 
-/** What a route declares about agents beside its permission: DECISIONS.md's routes that always need approval. */
+/** What a route declares about agents beside its permission: the routes and changes that always need approval. */
 export interface AgentRuleOptions {
-  /** An agent's call waits for the delegating user's approval whatever the permission (a `requiresApproval` route). */
-  approval?: boolean;
+  /**
+   * An agent's call waits for the delegating user's approval whatever the permission (a `requiresApproval` route); a
+   * function decides from the parsed body (docs/agents.md: a change of an account's privileges or standing).
+   */
+  approval?: boolean | ((body: unknown) => boolean);
 }
 
 /**
@@ -54,8 +57,10 @@ export async function checkAgentOrganization(agents: AgentAuthService, config: C
 /** Allowed: the call runs now, or (approval needed) the approval hook answers 202 or replays an approved action. */
 function grant(config: Config, agent: AgentContext, permission: string | null, opts: AgentRuleOptions) {
   agent.decision = 'allow';
-  if (opts.approval || (permission !== null && config.AIRS_CONFIRMATION_REQUIRED.includes(permission))) {
+  if (opts.approval === true || (permission !== null && config.AIRS_CONFIRMATION_REQUIRED.includes(permission))) {
     agent.approval = { permission };
+  } else if (typeof opts.approval === 'function') {
+    agent.approval = { permission, when: opts.approval };
   }
 }
 

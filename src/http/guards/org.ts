@@ -29,7 +29,7 @@ export const createOrgGuard = (resolver: OrgContextResolver, agents: AgentAuthSe
     const agent = req.agent;
     if (agent) {
       // The delegating user's standing there, then the token's scope and grant (DECISIONS.md "Agents").
-      const context = await resolveAgentOrgContext(resolver, slug, agent.user.id, opts.detail ?? false);
+      const context = await resolveAgentOrgContext(resolver, slug, agent.user.id, agent.granted, opts.detail ?? false);
       await checkAgentOrganization(agents, config, agent, context, permission, opts);
       req.org = context;
       return;
@@ -47,15 +47,19 @@ export const createOrgContextLookup = (resolver: OrgContextResolver, agents: Age
   async (req: FastifyRequest, slug: string): Promise<OrgContext> => {
     const agent = req.agent;
     if (!agent) return resolveOrgContext(resolver, slug, authOf(req).user.id);
-    const context = await resolveAgentOrgContext(resolver, slug, agent.user.id, false);
+    const context = await resolveAgentOrgContext(resolver, slug, agent.user.id, agent.granted, false);
     await checkAgentOrganization(agents, config, agent, context, undefined);
     return context!;
   };
 
-/** For an agent, a delegating user who holds no role there fails the double check (null) rather than NOT_MEMBER. */
-async function resolveAgentOrgContext(resolver: OrgContextResolver, slug: string, userId: number, detail: boolean) {
+/**
+ * For an agent: its person's standing there, capped to what the token was granted (its role and permissions there are
+ * never its person's beyond the grant); a person who holds no role there fails the double check (null), not NOT_MEMBER.
+ */
+async function resolveAgentOrgContext(resolver: OrgContextResolver, slug: string, userId: number, grant: ReadonlySet<string>,
+  detail: boolean) {
   try {
-    return await resolveOrgContext(resolver, slug, userId, { detail });
+    return await resolveOrgContext(resolver, slug, userId, { detail, grant });
   } catch (err) {
     if (err instanceof AppError && err.code === 'NOT_MEMBER') return null;
     throw err;

@@ -24,7 +24,10 @@ export function createPermissionGuard(source: PermissionSource, agents: AgentAut
 export function heldPermissions(req: FastifyRequest, source: PermissionSource): Promise<PermissionSet> {
   const agent = req.agent;
   // An agent acts with what was granted to it and its delegating user still holds.
-  if (agent) return Promise.resolve({ all: false, has: (code: string) => agent.granted.has(code) && agent.userPermissions.has(code) });
+  if (agent) {
+    return Promise.resolve({ all: false, has: (code: string) => agent.granted.has(code) && agent.userPermissions.has(code),
+      denial: 'AGENT_PERMISSION_DENIED' });
+  }
   let held = heldByRequest.get(req);
   if (!held) {
     held = source.permissionsOf(authOf(req).user);

@@ -40,14 +40,21 @@ export function registerAgentAuth(app: FastifyInstance, config: Config, agents: 
       if (req.routeOptions.config.agents !== true) await agents.deny(agent, 'AGENT_NOT_ALLOWED');
     }).then(() => done(), done);
   });
+  // A service that refused the call for going beyond the token's grant: counted as a denial, as a guard's would be.
+  app.addHook('onError', (req, _reply, err, done) => {
+    const agent = req.agent;
+    if (!agent || !(err instanceof AppError) || err.code !== 'AGENT_PERMISSION_DENIED') return done();
+    agents.recordDenied(agent).then(() => done(), () => done());
+  });
   // After every guard: what the guards decided takes effect, and a call that needs approval answers 202 until an
   // approved confirmation is replayed (the route then runs once).
   app.addHook('preHandler', (req, reply, done) => {
     const agent = req.agent;
     // The token's own bookkeeping does not end a run of denials.
     if (!agent || req.routeOptions.config.agentAuthentication === 'usage') return done();
+    const approval = agent.approval && (!agent.approval.when || agent.approval.when(req.body));
     agents.settle(agent)
-      .then((): Promise<GateOutcome> | GateOutcome => (agent.approval ? approvals.gate(actionRequestOf(req, agent)) : PROCEED))
+      .then((): Promise<GateOutcome> | GateOutcome => (approval ? approvals.gate(actionRequestOf(req, agent)) : PROCEED))
       .then((outcome) => {
         // Answered here: the handler does not run (a callback hook that replies does not call done).
         if (outcome.kind === 'pending') reply.code(202).send(outcome.body);

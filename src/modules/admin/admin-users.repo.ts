@@ -22,7 +22,7 @@ export interface AdminUserFilter {
 const ADMIN_USER_COLUMNS = ['id', 'email', 'username', 'phone', 'first_name', 'last_name', 'is_active', 'is_staff', 'is_superuser',
   'is_banned', 'banned_at', 'ban_reason', 'locked_until', 'failed_login_count', 'is_email_verified', 'is_phone_verified',
   'is_2fa_enabled', 'must_change_password', 'has_usable_password', 'max_sessions', 'max_devices', 'deleted_at', 'created_at',
-  'updated_at', 'last_login'] as const;
+  'updated_at', 'last_login', 'admin_deactivated_at'] as const;
 
 function filtered(db: Executor, f: AdminUserFilter) {
   let q = db.selectFrom('users');

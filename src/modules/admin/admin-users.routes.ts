@@ -11,14 +11,21 @@ import {
 
 const tags = ['admin: users'];
 
+/** Fields of an account whose change through an agent always waits for its delegating user's approval (docs/agents.md). */
+const STANDING_FIELDS = ['is_superuser', 'is_staff', 'is_active', 'must_change_password'] as const;
+const changesStanding = (body: unknown) =>
+  typeof body === 'object' && body !== null && STANDING_FIELDS.some((f) => (body as Record<string, unknown>)[f] !== undefined);
+
 /** SPEC.md "Administration" for accounts: users.view to read, users.manage to change. */
 export default async function adminUserRoutes(app: FastifyInstance, deps: RouteDeps) {
   const { adminUsers } = deps.container.services;
   const { requires, actorOf } = accessControl(deps);
   const view = requires('users.view');
   const manage = requires('users.manage');
-  // DECISIONS.md "Agents": deleting and banning an account always wait for the delegating user's approval.
+  // Through an agent, deleting an account, and changing its privileges, its activation, a forced password change, a lock
+  // or a ban, always wait for the delegating user's approval (docs/agents.md).
   const manageWithApproval = requires('users.manage', { approval: true });
+  const manageStanding = requires('users.manage', { approval: changesStanding });
 
   app.get('/admin/users/', {
     schema: { tags, querystring: AdminUserListQuery, response: { 200: PageOf(AdminUserSummary) } }, onRequest: view,
@@ -31,7 +38,7 @@ export default async function adminUserRoutes(app: FastifyInstance, deps: RouteD
     async (req) => adminUsers.get(pathId(req.params)));
 
   app.patch('/admin/users/:id/', {
-    schema: { tags, params: IdParams, body: AdminUserPatchBody, response: { 200: AdminUserUpdatedResponse } }, onRequest: manage,
+    schema: { tags, params: IdParams, body: AdminUserPatchBody, response: { 200: AdminUserUpdatedResponse } }, onRequest: manageStanding,
   }, async (req) => adminUsers.update(await actorOf(req), pathId(req.params), req.body as AdminUserPatch));
 
   app.delete('/admin/users/:id/', { schema: { tags, params: IdParams, response: { 200: MessageResponse } }, onRequest: manageWithApproval },
@@ -42,14 +49,14 @@ export default async function adminUserRoutes(app: FastifyInstance, deps: RouteD
   }, async (req) => adminUsers.ban(await actorOf(req), pathId(req.params), req.body as BanInput));
 
   app.post('/admin/users/:id/unban/', {
-    schema: { tags, params: IdParams, body: EmptyBody, response: { 200: AdminUserActionResponse } }, onRequest: manage,
+    schema: { tags, params: IdParams, body: EmptyBody, response: { 200: AdminUserActionResponse } }, onRequest: manageWithApproval,
   }, async (req) => adminUsers.unban(await actorOf(req), pathId(req.params)));
 
   app.post('/admin/users/:id/lock/', {
-    schema: { tags, params: IdParams, body: LockBody, response: { 200: AdminUserActionResponse } }, onRequest: manage,
+    schema: { tags, params: IdParams, body: LockBody, response: { 200: AdminUserActionResponse } }, onRequest: manageWithApproval,
   }, async (req) => adminUsers.lock(await actorOf(req), pathId(req.params), req.body as LockInput));
 
   app.post('/admin/users/:id/unlock/', {
-    schema: { tags, params: IdParams, body: EmptyBody, response: { 200: AdminUserActionResponse } }, onRequest: manage,
+    schema: { tags, params: IdParams, body: EmptyBody, response: { 200: AdminUserActionResponse } }, onRequest: manageWithApproval,
   }, async (req) => adminUsers.unlock(await actorOf(req), pathId(req.params)));
 }

@@ -3,7 +3,7 @@ import { AppError } from '../../core/errors.js';
 import { pageRequest } from '../../core/pagination.js';
 import type { Db, Executor, RowUpdate } from '../../db/database.js';
 import type { AuditService } from '../audit/audit.service.js';
-import { auditOrigin, type Actor } from '../rbac/actor.js';
+import { auditOrigin, refusalFor, type Actor } from '../rbac/actor.js';
 import { dateRange, orderOf } from '../../core/listing.js';
 import type { RbacService } from '../rbac/rbac.service.js';
 import type { SessionService } from '../sessions/sessions.service.js';
@@ -52,7 +52,7 @@ export function createAdminUserService({ db, clock, audit, rbac, sessions, event
   /** The account an action targets, after the rules on superusers and on one's own account. */
   async function loadForChange(trx: Executor, actor: Actor, id: number, opts: { selfAllowed: boolean }) {
     const user = await load(trx, id);
-    if (user.is_superuser && !actor.is_superuser) throw new AppError('PERMISSION_DENIED');
+    if (user.is_superuser && !actor.is_superuser) throw refusalFor(actor);
     if (!opts.selfAllowed && user.id === actor.id) throw new AppError('PERMISSION_DENIED');
     return user;
   }
@@ -67,14 +67,20 @@ export function createAdminUserService({ db, clock, audit, rbac, sessions, event
         const value = input[field];
         if (value !== undefined && value !== user[field]) (changes as Record<string, unknown>)[field] = value;
       }
+      // An administrator's deactivation holds the account inactive until an administrator reactivates it: the deletion
+      // flow never lifts it (docs/security.md "Account safety"). Asked again of an account already inactive, it still holds.
+      const holds = input.is_active === false && user.admin_deactivated_at === null;
+      const lifts = input.is_active === true && user.admin_deactivated_at !== null;
+      if (holds || lifts) changes.is_active = input.is_active;
       const fields = Object.keys(changes);
       const privileged = PRIVILEGE_FLAGS.some((f) => f in changes);
-      if (privileged && !actor.is_superuser) throw new AppError('PERMISSION_DENIED');
+      if (privileged && !actor.is_superuser) throw refusalFor(actor);
       if (user.id === actor.id && (privileged || 'is_active' in changes)) throw new AppError('PERMISSION_DENIED');
       if (fields.length === 0) return { message: 'Nothing to update', updated_fields: [], user: await present(trx, id) };
 
       const now = clock.now();
-      await repo.updateUser(trx, id, { ...changes, updated_at: now });
+      await repo.updateUser(trx, id, { ...changes, ...(holds ? { admin_deactivated_at: now } : lifts ? { admin_deactivated_at: null } : {}),
+        updated_at: now });
       const deactivated = changes.is_active === false;
       const ended = deactivated ? await sessions.revokeAll(trx, id, 'deactivated') : null;
       await audit.record({ event_type: 'user_updated', severity: privileged || 'is_active' in changes ? 'warning' : 'info',

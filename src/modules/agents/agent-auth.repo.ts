@@ -14,8 +14,13 @@ const HEARTBEAT_FRESH = `(a.heartbeat_required_every is null
     or coalesce(a.last_heartbeat_at, a.created_at) + make_interval(secs => a.heartbeat_required_every) > $2::timestamptz)`;
 const WITHIN_BUDGET = '(a.budget_limit_usd is null or a.spend_usd < a.budget_limit_usd)';
 const IN_WINDOW = `a.window_started_at > $2::timestamptz - interval '1 minute'`;
+/**
+ * The token was created before an event that ended its person's sessions (logout-all, a password reset, a ban…): that
+ * event revoked it in its own transaction; this is the check every statement repeats, so nothing stale acts.
+ */
+const ISSUED_BEFORE_REVOCATION = `exists (select 1 from users r where r.id = a.user_id and r.tokens_valid_after > a.created_at)`;
 
-const USER_COLUMNS = [...PUBLIC_USER_COLUMNS, 'is_banned', 'deleted_at', 'locked_until'].map((c) => `u.${c}`).join(', ');
+const USER_COLUMNS = [...PUBLIC_USER_COLUMNS, 'is_banned', 'deleted_at', 'locked_until', 'tokens_valid_after'].map((c) => `u.${c}`).join(', ');
 
 /**
  * Every agent request runs this one statement: it counts the request against the per-minute window and the
@@ -31,7 +36,7 @@ const COUNT_REQUEST = `
       window_started_at = case when ${IN_WINDOW} then a.window_started_at else $2::timestamptz end,
       last_used_at = $2::timestamptz
     where a.token_hash = $1 and a.status = 'ACTIVE' and a.expires_at > $2::timestamptz
-      and ${WITHIN_TOTAL} and ${WITHIN_RATE} and ${HEARTBEAT_FRESH} and ${WITHIN_BUDGET}
+      and ${WITHIN_TOTAL} and ${WITHIN_RATE} and ${HEARTBEAT_FRESH} and ${WITHIN_BUDGET} and not ${ISSUED_BEFORE_REVOCATION}
     returning a.id, a.user_id, a.organization_id, a.agent_id, a.granted_permissions, a.failed_count
   ), held(id) as (
     select rp.permission_id from t join user_roles ur on ur.user_id = t.user_id join role_permissions rp on rp.role_id = ur.role_id
@@ -68,21 +73,22 @@ export async function countRequest(db: Executor, tokenHash: string, now: Date): 
 }
 
 /**
- * After the counting statement refused a token: expires it when its time is up, or suspends it with the reason of
- * the first breaker it is over, in one statement (a token already suspended, revoked or expired is left as it is).
+ * After the counting statement refused a token: revokes it when it predates its person's `tokens_valid_after`, expires
+ * it when its time is up, or suspends it with the reason of the first breaker it is over, in one statement (a token
+ * already suspended, revoked or expired is left as it is, but for the revocation).
  */
 export async function tripBreakers(db: Executor, tokenHash: string, now: Date) {
   const { rows } = await db.executeQuery<{ id: number; user_id: number; agent_id: string; status: AgentTokenStatus; suspended_reason: string | null }>(CompiledQuery.raw(`
     update agent_tokens a set
-      status = case when a.expires_at <= $2::timestamptz then 'EXPIRED' else 'SUSPENDED' end,
+      status = case when ${ISSUED_BEFORE_REVOCATION} then 'REVOKED' when a.expires_at <= $2::timestamptz then 'EXPIRED' else 'SUSPENDED' end,
       suspended_reason = case
-        when a.expires_at <= $2::timestamptz then a.suspended_reason
+        when ${ISSUED_BEFORE_REVOCATION} or a.expires_at <= $2::timestamptz then a.suspended_reason
         when not (${WITHIN_TOTAL} and ${WITHIN_RATE}) then 'RATE_LIMIT'
         when not ${HEARTBEAT_FRESH} then 'HEARTBEAT_MISSING'
         else 'BUDGET_EXCEEDED' end,
       status_changed_at = $2::timestamptz, updated_at = $2::timestamptz
     where a.token_hash = $1 and (
-      (a.status in ('ACTIVE', 'SUSPENDED') and a.expires_at <= $2::timestamptz)
+      (a.status in ('ACTIVE', 'SUSPENDED') and (a.expires_at <= $2::timestamptz or ${ISSUED_BEFORE_REVOCATION}))
       or (a.status = 'ACTIVE' and not (${WITHIN_TOTAL} and ${WITHIN_RATE} and ${HEARTBEAT_FRESH} and ${WITHIN_BUDGET})))
     returning a.id, a.user_id, a.agent_id, a.status, a.suspended_reason`, [tokenHash, now.toISOString()]));
   return rows[0];
@@ -125,7 +131,8 @@ export const BREAKER_SQL = { heartbeatFresh: HEARTBEAT_FRESH, withinBudget: WITH
 const FIND_OWN_TOKEN = `
   select row_to_json(x) as state from (
     select a.id as token_id, a.organization_id, a.agent_id, a.granted_permissions, a.failed_count,
-      a.status as token_status, a.expires_at as token_expires_at, '{}'::text[] as user_permissions, ${USER_COLUMNS}
+      a.status as token_status, a.expires_at as token_expires_at, a.created_at as token_created_at,
+      '{}'::text[] as user_permissions, ${USER_COLUMNS}
     from agent_tokens a join users u on u.id = a.user_id
     where a.token_hash = $1
   ) x`;
@@ -134,6 +141,8 @@ const FIND_OWN_TOKEN = `
 export interface OwnToken extends CountedRequest {
   token_status: AgentTokenStatus;
   token_expires_at: string;
+  token_created_at: string;
+  tokens_valid_after: string | null;
 }
 
 export async function findOwnToken(db: Executor, tokenHash: string): Promise<OwnToken | undefined> {
@@ -141,10 +150,16 @@ export async function findOwnToken(db: Executor, tokenHash: string): Promise<Own
   return rows[0]?.state;
 }
 
-/** Marks the token EXPIRED when its time is up and it is still active or suspended; answers its state. */
+/**
+ * Marks the token REVOKED when it predates its person's `tokens_valid_after`, else EXPIRED when its time is up, while it
+ * is still active or suspended; answers its state.
+ */
 export async function expireOwnToken(db: Executor, tokenId: number, now: Date) {
-  await db.updateTable('agent_tokens').set({ status: 'EXPIRED', status_changed_at: now, updated_at: now })
-    .where('id', '=', tokenId).where('status', 'in', ['ACTIVE', 'SUSPENDED']).where('expires_at', '<=', now).execute();
+  await db.executeQuery(CompiledQuery.raw(`
+    update agent_tokens a set status = case when ${ISSUED_BEFORE_REVOCATION} then 'REVOKED' else 'EXPIRED' end,
+      status_changed_at = $2::timestamptz, updated_at = $2::timestamptz
+    where a.id = $1 and a.status in ('ACTIVE', 'SUSPENDED') and (a.expires_at <= $2::timestamptz or ${ISSUED_BEFORE_REVOCATION})`,
+  [tokenId, now.toISOString()]));
   return db.selectFrom('agent_tokens').select(['id', 'user_id', 'agent_id', 'status', 'suspended_reason'])
     .where('id', '=', tokenId).executeTakeFirst();
 }

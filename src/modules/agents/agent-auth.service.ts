@@ -43,13 +43,14 @@ export function createAgentAuthService({ db, counters, clock, audit, events }: D
     const row = await repo.findOwnToken(db, sha256Hex(raw));
     if (!row) throw new AppError('AGENT_TOKEN_INVALID');
     const live = row.token_status === 'ACTIVE' || row.token_status === 'SUSPENDED';
-    if (!live || new Date(row.token_expires_at) <= now) throw await refuseOwn(row.token_id);
+    const stale = row.tokens_valid_after !== null && new Date(row.token_created_at) < new Date(row.tokens_valid_after);
+    if (!live || stale || new Date(row.token_expires_at) <= now) throw await refuseOwn(row.token_id);
     return contextOf(row, traceId, now);
   }
 
   /**
-   * Why a token's own bookkeeping cannot be done (its statement matched no live row): expired (marked so now),
-   * revoked, or suspended with its reason.
+   * Why a token's own bookkeeping cannot be done (its statement matched no live row): revoked (marked so now when it
+   * predates its person's `tokens_valid_after`), expired (marked so now), or suspended with its reason.
    */
   async function refuseOwn(tokenId: number): Promise<AppError> {
     const state = await repo.expireOwnToken(db, tokenId, clock.now());
@@ -79,12 +80,21 @@ export function createAgentAuthService({ db, counters, clock, audit, events }: D
 
   /** Refuses the request for `code`, counting the denial (the anomaly breaker suspends at its threshold). */
   async function deny(agent: AgentContext, code: Extract<ErrorCode, 'AGENT_NOT_ALLOWED' | 'AGENT_PERMISSION_DENIED'>): Promise<never> {
+    await recordDenied(agent);
+    throw new AppError(code);
+  }
+
+  /**
+   * A request its guards allowed but whose service refused it for going beyond the token's grant (a role to grant, a
+   * superuser to change): a denial like any other, for the activity trail and the anomaly breaker.
+   */
+  async function recordDenied(agent: AgentContext): Promise<void> {
+    if (agent.decision === 'deny') return;
     agent.decision = 'deny';
     // The delegating user's standing is not the agent's doing: it stops the token without counting against it.
     if (agent.userCanAct && await repo.recordDenial(db, agent.tokenId, clock.now())) {
       await recordSuspension({ id: agent.tokenId, user_id: agent.user.id, agent_id: agent.agentId }, 'ANOMALY');
     }
-    throw new AppError(code);
   }
 
   /** Once every guard has passed (a pre-handler): an allowed request ends a run of denials. */
@@ -95,7 +105,7 @@ export function createAgentAuthService({ db, counters, clock, audit, events }: D
     }
   }
 
-  return { authenticate, authenticateOwn, refuseOwn, recordSuspension, deny, settle };
+  return { authenticate, authenticateOwn, refuseOwn, recordSuspension, deny, recordDenied, settle };
 }
 
 /**

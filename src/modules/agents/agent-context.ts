@@ -26,8 +26,11 @@ export interface AgentContext {
   /** The permission the route checked, once a permission or organization guard ran. */
   permission: string | null;
   decision: AgentDecision | null;
-  /** Set by a guard when this request must wait for the delegating user's approval. */
-  approval: { permission: string | null } | null;
+  /**
+   * Set by a guard when this request must wait for the delegating user's approval; with `when`, only if the parsed body
+   * asks for what needs it (a change of an account's privileges or standing).
+   */
+  approval: { permission: string | null; when?: (body: unknown) => boolean } | null;
   /** `X-Prompt-Trace-ID` when well-formed. */
   traceId: string | null;
   /** Hex SHA-256 of the raw request body, set by the JSON parser (absent when the request has no body). */

@@ -78,3 +78,15 @@ export async function unknownCodes(db: Executor, codes: string[], organization: 
   const known = new Set(rows.map((r) => r.code));
   return [...new Set(codes)].filter((c) => !known.has(c)).sort();
 }
+
+/**
+ * Every live token of the user created at or before `before` becomes REVOKED, in the caller's transaction (an event
+ * that ends the person's sessions ends what they delegated). Answers the tokens' ids.
+ */
+export async function revokeIssuedBefore(db: Executor, userId: number, before: Date, now: Date): Promise<number[]> {
+  const rows = await db.updateTable('agent_tokens')
+    .set({ status: 'REVOKED', status_changed_at: now, updated_at: now })
+    .where('user_id', '=', userId).where('status', 'in', ['ACTIVE', 'SUSPENDED']).where('created_at', '<=', before)
+    .returning('id').execute();
+  return rows.map((r) => r.id);
+}

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { PageOf, toPage } from '../../core/pagination.js';
 import { pathId } from '../../core/fields.js';
-import { authOf } from '../../http/guards/index.js';
+import { userAuthOf } from '../../http/guards/index.js';
 import { actorMetaOf } from '../../http/request-meta.js';
 import type { RouteDeps } from '../../http/routes.js';
 import { EmptyBody } from '../admin/admin-users.schemas.js';
@@ -16,8 +16,8 @@ const tags = ['agents'];
 
 /** The signed-in user managing their own agent tokens, with what an audit event records about the request. */
 export function tokenOwnerOf(req: FastifyRequest): TokenOwner {
-  const { user } = authOf(req);
-  return { id: user.id, is_superuser: user.is_superuser, meta: actorMetaOf(req) };
+  const { user, claims } = userAuthOf(req);
+  return { id: user.id, is_superuser: user.is_superuser, meta: actorMetaOf(req), session: { id: Number(claims.sid), issuedAt: claims.iat } };
 }
 
 /**

@@ -9,6 +9,7 @@ import type { WebhookEvents } from '../webhooks/webhook-events.service.js';
 import { resolveOrgContext, type OrgContextResolver } from '../organizations/org-context.js';
 import { auditOrigin, type ActorMeta } from '../rbac/actor.js';
 import { missingFrom, type PermissionSource } from '../rbac/permission-set.js';
+import type { SessionService } from '../sessions/sessions.service.js';
 import { AGENT_TOKEN_PREFIX } from './agent-context.js';
 import {
   AGENT_DEFAULTS, toRecord,
@@ -18,6 +19,7 @@ import * as repo from './agent-tokens.repo.js';
 
 type Deps = {
   db: Db; clock: Clock; config: Config; audit: AuditService; rbac: PermissionSource; orgs: OrgContextResolver; events: WebhookEvents;
+  sessions: Pick<SessionService, 'holdIfCurrent'>;
 };
 
 /** The delegating user, as the token routes see them. */
@@ -25,6 +27,8 @@ export interface TokenOwner {
   id: number;
   is_superuser: boolean;
   meta: ActorMeta;
+  /** The session of the bearer making the request, and when its access token was issued (seconds). */
+  session: { id: number; issuedAt: number };
 }
 
 /** `budget_limit_usd` as the exact decimal the column keeps (8 places). */
@@ -63,7 +67,7 @@ function breakerLimits(input: CircuitBreakerInput | undefined) {
  * is stored. A token is granted only what its user holds (in its organization when it has one), and PUT can only
  * narrow that.
  */
-export function createAgentTokenService({ db, clock, config, audit, rbac, orgs, events }: Deps) {
+export function createAgentTokenService({ db, clock, config, audit, rbac, orgs, events, sessions }: Deps) {
   const event = (owner: TokenOwner, event_type: string, details: Record<string, unknown>, severity: 'info' | 'warning' = 'info') =>
     audit.record({ event_type, severity, user_id: owner.id, ...auditOrigin(owner), details });
 
@@ -89,17 +93,25 @@ export function createAgentTokenService({ db, clock, config, audit, rbac, orgs, 
     const secret = newOpaqueToken(32);
     const raw = `${AGENT_TOKEN_PREFIX}${secret.raw}`;
     const now = clock.now();
-    const { id } = await repo.insertToken(db, {
-      user_id: owner.id, organization_id: scope.organizationId, agent_id: input.agent_id.trim() || input.agent_id,
-      token_hash: sha256Hex(raw), granted_permissions: permissions, expires_at: addSeconds(now, expiresIn),
-      max_requests_per_minute: limits.max_requests_per_minute ?? AGENT_DEFAULTS.maxRequestsPerMinute,
-      max_requests_total: limits.max_requests_total ?? AGENT_DEFAULTS.maxRequestsTotal,
-      max_failed_requests: limits.max_failed_requests ?? AGENT_DEFAULTS.maxFailedRequests,
-      heartbeat_required_every: input.dead_mans_switch?.heartbeat_required_every ?? null,
-      budget_limit_usd: toDecimal(input.budget_limit_usd) ?? null,
-      spend_usd: '0', created_at: now, updated_at: now,
+    const id = await db.transaction().execute(async (trx) => {
+      // A logout-all, password change or ban committed since the bearer was checked ends what this would create: the
+      // account's row is held until the token is stored, so such an event either came first (refused here) or waits
+      // and then revokes the new token with the others (docs/agents.md "Threat model").
+      if (!await sessions.holdIfCurrent(trx, owner.id, owner.session.id, owner.session.issuedAt)) throw new AppError('TOKEN_BLACKLISTED');
+      const inserted = await repo.insertToken(trx, {
+        user_id: owner.id, organization_id: scope.organizationId, agent_id: input.agent_id.trim() || input.agent_id,
+        token_hash: sha256Hex(raw), granted_permissions: permissions, expires_at: addSeconds(now, expiresIn),
+        max_requests_per_minute: limits.max_requests_per_minute ?? AGENT_DEFAULTS.maxRequestsPerMinute,
+        max_requests_total: limits.max_requests_total ?? AGENT_DEFAULTS.maxRequestsTotal,
+        max_failed_requests: limits.max_failed_requests ?? AGENT_DEFAULTS.maxFailedRequests,
+        heartbeat_required_every: input.dead_mans_switch?.heartbeat_required_every ?? null,
+        budget_limit_usd: toDecimal(input.budget_limit_usd) ?? null,
+        spend_usd: '0', created_at: now, updated_at: now,
+      });
+      await audit.record({ event_type: 'agent_token_created', user_id: owner.id, ...auditOrigin(owner),
+        details: { token_id: inserted.id, agent_id: input.agent_id, permissions, organization: input.organization ?? null } }, trx);
+      return inserted.id;
     });
-    await event(owner, 'agent_token_created', { token_id: id, agent_id: input.agent_id, permissions, organization: input.organization ?? null });
     const record = toRecord((await repo.findOwnToken(db, owner.id, id))!, now);
     return {
       id, token: raw, agent_id: record.agent_id, status: record.status, expires_at: record.expires_at,

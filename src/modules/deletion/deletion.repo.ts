@@ -63,9 +63,16 @@ export const scheduleAccountDeletion = (db: Executor, userId: number, at: Date, 
   db.updateTable('users').set({ is_active: false, deletion_scheduled_at: at, updated_at: now })
     .where('id', '=', userId).execute();
 
-export const reactivateAccount = (db: Executor, userId: number, now: Date) =>
-  db.updateTable('users').set({ is_active: true, deletion_scheduled_at: null, updated_at: now })
-    .where('id', '=', userId).where('deletion_scheduled_at', 'is not', null).execute();
+/**
+ * The grace period ends early: the account is active again, unless an administrator's deactivation holds it (that
+ * hold is lifted by an administrator only). Answers whether the account is active now.
+ */
+export async function reactivateAccount(db: Executor, userId: number, now: Date): Promise<boolean> {
+  const row = await db.updateTable('users')
+    .set({ is_active: sql<boolean>`admin_deactivated_at is null`, deletion_scheduled_at: null, updated_at: now })
+    .where('id', '=', userId).where('deletion_scheduled_at', 'is not', null).returning('is_active').executeTakeFirst();
+  return row?.is_active ?? false;
+}
 
 /** What a deletion needs to know about the account: the proofs it asks for and where its emails go. */
 export const findAccount = (db: Executor, userId: number) =>

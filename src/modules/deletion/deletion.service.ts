@@ -190,9 +190,11 @@ export function createDeletionService(deps: Deps) {
     const done = await db.transaction().execute(async (trx) => {
       const cancelled = await repo.cancelOpenRequest(trx, account.id, now);
       if (!cancelled) return null;
-      const reactivated = cancelled.previous_status === 'confirmed';
-      if (reactivated) await repo.reactivateAccount(trx, account.id, now);
-      const tokens = restricted ? await sessions.reopenFull(trx, account, Number(auth.claims.sid), 'deletion_cancelled', meta) : null;
+      const reactivated = cancelled.previous_status === 'confirmed' && await repo.reactivateAccount(trx, account.id, now);
+      // An account an administrator deactivated stays inactive: its `deletion_pending` session ends with nothing in place.
+      const held = restricted && !reactivated;
+      if (held) await sessions.endSession(trx, Number(auth.claims.sid), 'deletion_cancelled');
+      const tokens = restricted && !held ? await sessions.reopenFull(trx, account, Number(auth.claims.sid), 'deletion_cancelled', meta) : null;
       await notify(trx, account, 'deletion_cancelled', { date: now.toISOString().slice(0, 10) }, addSeconds(now, DAY_SECONDS));
       await audit.record(event('account_deletion_cancelled', account.id, meta, { deletion_request_id: cancelled.id }), trx);
       return { reactivated, tokens };

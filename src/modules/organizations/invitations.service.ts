@@ -10,7 +10,7 @@ import { linkWithToken } from '../passwordless/validation-url.js';
 import { isValidEmail, normalizeEmail } from '../users/contact.js';
 import { auditOf, type OrgActor } from './org-actor.js';
 import type { OrgContext } from './org-context.js';
-import { canGrant, OWNER } from './org-roles.js';
+import { grantRefusal, OWNER } from './org-roles.js';
 import { DEFAULT_INVITATION_DAYS, toInvitation, type InvitationListInput, type InviteInput } from './invitations.schemas.js';
 import * as repo from './invitations.repo.js';
 import * as memberRepo from './members.repo.js';
@@ -39,7 +39,9 @@ export function createInvitationService({ db, clock, config, audit, outbox, memb
     if (input.role_code === OWNER) throw new AppError('INVALID_ROLE_FOR_OWNER');
     const role = await orgs.findOrgRoleByCode(db, input.role_code ?? 'member');
     if (!role) throw AppError.validation({ role_code: [`Unknown role: ${input.role_code}.`] });
-    if (!canGrant(context.role!, role)) throw new AppError('INSUFFICIENT_PERMISSIONS');
+    // An agent invites only to a role inside its grant (docs/agents.md); anyone only to a role up to its weight.
+    const refusal = grantRefusal(context.role!, role, context.agent ? { allowed: context.permissions } : null);
+    if (refusal) throw new AppError(refusal);
     const { organization } = context;
     const days = input.expires_in_days ?? DEFAULT_INVITATION_DAYS;
     const [recipient, inviter] = await Promise.all([repo.findAccountByEmail(db, email), memberRepo.findUserSummary(db, actor.userId)]);

@@ -8,7 +8,7 @@ import type { AuditService } from '../audit/audit.service.js';
 import type { WebhookEvents } from '../webhooks/webhook-events.service.js';
 import { auditOf, type OrgActor } from './org-actor.js';
 import type { OrgContext } from './org-context.js';
-import { canGrant, canManage, OWNER, permissionLists } from './org-roles.js';
+import { canManage, grantRefusal, OWNER, permissionLists, type OrgRoleGrant } from './org-roles.js';
 import { toMember, type AddMemberInput, type MemberListInput } from './members.schemas.js';
 import * as repo from './members.repo.js';
 import * as orgs from './organizations.repo.js';
@@ -18,6 +18,18 @@ type Deps = { db: Db; clock: Clock; config: Config; audit: AuditService; events:
 /** SPEC.md "Organization member": listing, adding, changing a role, removing; the weight rules of DECISIONS.md. */
 export function createMemberService({ db, clock, config, audit, events }: Deps) {
   const callerRole = (context: OrgContext) => context.role!;
+
+  /** An agent grants only roles inside its grant; anyone only roles up to its weight (docs/agents.md, docs/organizations.md). */
+  function assertMayGrant(context: OrgContext, role: OrgRoleGrant) {
+    const refusal = grantRefusal(callerRole(context), role, context.agent ? { allowed: context.permissions } : null);
+    if (refusal) throw new AppError(refusal);
+  }
+
+  /** Only members of lower weight are changed or removed; an agent's weight is that of its role inside its grant. */
+  function assertMayManage(context: OrgContext, member: { role_weight: number }) {
+    if (canManage(callerRole(context), { weight: member.role_weight })) return;
+    throw new AppError(context.agent ? 'AGENT_PERMISSION_DENIED' : 'INSUFFICIENT_PERMISSIONS');
+  }
 
   async function roleOf(trx: Executor, code: string) {
     const role = await orgs.findOrgRoleByCode(trx, code);
@@ -68,7 +80,7 @@ export function createMemberService({ db, clock, config, audit, events }: Deps) 
   async function add(actor: OrgActor, context: OrgContext, input: AddMemberInput) {
     if (input.role_code === OWNER) throw new AppError('INVALID_ROLE_FOR_OWNER');
     const role = await roleOf(db, input.role_code ?? 'member');
-    if (!canGrant(callerRole(context), role)) throw new AppError('INSUFFICIENT_PERMISSIONS');
+    assertMayGrant(context, role);
     if (!(await repo.findUserSummary(db, input.user_id))) throw new AppError('USER_NOT_FOUND');
     const organizationId = context.organization.id;
     await db.transaction().execute(async (trx) => {
@@ -96,12 +108,12 @@ export function createMemberService({ db, clock, config, audit, events }: Deps) 
   /** The role change itself, answering the whole member row (the SDK's `PATCH organizations/<slug>/members/<user_id>/`). */
   async function changeMemberRole(actor: OrgActor, context: OrgContext, userId: number, roleCode: string) {
     const organizationId = context.organization.id;
-    const caller = callerRole(context);
     const updated = await db.transaction().execute(async (trx) => {
       await orgs.lockOrganization(trx, organizationId);
       const member = await memberOf(trx, context, userId);
       const role = await roleOf(trx, roleCode);
-      if (!canManage(caller, { weight: member.role_weight }) || !canGrant(caller, role)) throw new AppError('INSUFFICIENT_PERMISSIONS');
+      assertMayManage(context, member);
+      assertMayGrant(context, role);
       if (member.role_code === OWNER && role.code !== OWNER && await repo.countOwners(trx, organizationId) <= 1) {
         throw new AppError('LAST_OWNER_CANNOT_BE_DEMOTED');
       }
@@ -119,11 +131,10 @@ export function createMemberService({ db, clock, config, audit, events }: Deps) 
   /** DELETE organizations/members/<user_id>/remove/: only a lower-weight member; never the last owner. */
   async function remove(actor: OrgActor, context: OrgContext, userId: number) {
     const organizationId = context.organization.id;
-    const caller = callerRole(context);
     await db.transaction().execute(async (trx) => {
       await orgs.lockOrganization(trx, organizationId);
       const member = await memberOf(trx, context, userId);
-      if (!canManage(caller, { weight: member.role_weight })) throw new AppError('INSUFFICIENT_PERMISSIONS');
+      assertMayManage(context, member);
       if (member.role_code === OWNER && await repo.countOwners(trx, organizationId) <= 1) throw new AppError('LAST_OWNER_CANNOT_BE_REMOVED');
       await repo.deleteMember(trx, member.id);
       await audit.record({ event_type: 'organization_member_removed', severity: 'warning', user_id: userId, ...auditOf(actor),

@@ -8,11 +8,14 @@ export interface OrgActor {
   userId: number;
   email: string | null;
   meta: ActorMeta;
+  /** The request is an agent's: the organization its token is bound to and what it was granted (docs/agents.md). */
+  agent: { organizationId: number | null; grant: ReadonlySet<string> } | null;
 }
 
 export function orgActorOf(req: FastifyRequest): OrgActor {
   const { user } = authOf(req);
-  return { userId: user.id, email: user.email, meta: actorMetaOf(req) };
+  const agent = req.agent ? { organizationId: req.agent.organizationId, grant: req.agent.granted } : null;
+  return { userId: user.id, email: user.email, meta: actorMetaOf(req), agent };
 }
 
 /** The audit fields of an event an organization member caused. */

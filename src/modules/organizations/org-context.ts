@@ -23,17 +23,28 @@ export interface OrganizationRow {
 export interface OrgContext {
   organization: OrganizationRow;
   standing: OrgStanding;
-  /** The effective role: the heaviest of the own and inherited ones (null: no role there). */
+  /**
+   * The effective role: the heaviest of the own and inherited ones (null: no role there). For an agent, the role its
+   * grant is worth (see `roleForGrant`), never its person's beyond it.
+   */
   role: OrgRoleGrant | null;
-  /** The effective permissions: those of every role held there or above. */
+  /** The effective permissions: those of every role held there or above; for an agent, only those also granted to it. */
   permissions: ReadonlySet<string>;
+  /** Resolved for an agent: its person's own effective role there (what `role` is capped from). */
+  agent?: { personRole: OrgRoleGrant | null };
   /** Resolved with `{ detail: true }`: what GET organizations/detail/ shows beyond the organization's own row. */
   detail?: { member_count: number; parent: { id: number; name: string; slug: string } | null; children: Array<{ id: number; name: string; slug: string }> };
 }
 
 /** What the guard needs: one query for the organization and the caller's roles in it and above it. */
 export interface OrgContextResolver {
-  resolve(slug: string, userId: number, opts?: { detail?: boolean }): Promise<OrgContext | undefined>;
+  resolve(slug: string, userId: number, opts?: OrgContextOptions): Promise<OrgContext | undefined>;
+}
+
+export interface OrgContextOptions {
+  detail?: boolean;
+  /** The request is an agent's with these granted permissions: its role and permissions there are capped to them. */
+  grant?: ReadonlySet<string>;
 }
 
 /**
@@ -42,7 +53,7 @@ export interface OrgContextResolver {
  * ORG_NOT_FOUND; no role there (own or inherited) → 403 NOT_MEMBER; a role without `permission` → 403.
  */
 export async function resolveOrgContext(resolver: OrgContextResolver, slug: string, userId: number,
-  opts: { detail?: boolean } = {}): Promise<OrgContext> {
+  opts: OrgContextOptions = {}): Promise<OrgContext> {
   const context = SLUG_RE.test(slug) ? await resolver.resolve(slug, userId, opts) : undefined;
   if (!context) throw new AppError('ORG_NOT_FOUND');
   if (!context.organization.is_active && context.role?.code !== OWNER) throw new AppError('ORG_NOT_FOUND');

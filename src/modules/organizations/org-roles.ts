@@ -45,3 +45,28 @@ export const canGrant = (caller: OrgRoleGrant, role: Pick<OrgRoleGrant, 'code' |
 /** Only members of lower weight may be changed or removed; owners may change anyone (the last owner aside). */
 export const canManage = (caller: OrgRoleGrant, target: Pick<OrgRoleGrant, 'weight'>): boolean =>
   caller.code === OWNER || target.weight < caller.weight;
+
+/**
+ * The role an agent acts with in an organization (docs/agents.md "Threat model"): the lightest role its person could
+ * grant (weight at most theirs, `owner` only for an owner) that holds every permission in `allowed` (what the token was
+ * granted and its person holds there). The grant is worth that role, and never more than the person's own: its weight
+ * decides whom the agent may change or remove, and the roles it grants must also lie inside `allowed`.
+ */
+export function roleForGrant(person: OrgRoleGrant, roles: Iterable<OrgRoleGrant>, allowed: ReadonlySet<string>): OrgRoleGrant {
+  let best: OrgRoleGrant | null = null;
+  for (const role of roles) {
+    if (!canGrant(person, role) || ![...allowed].every((p) => role.permissions.includes(p))) continue;
+    if (!best || role.weight < best.weight) best = role;
+  }
+  return best ?? person;
+}
+
+/**
+ * Why a caller may not grant `role`, or null when it may: an agent only roles inside what it was granted
+ * (AGENT_PERMISSION_DENIED), anyone only roles of weight up to theirs (INSUFFICIENT_PERMISSIONS).
+ */
+export function grantRefusal(caller: OrgRoleGrant, role: OrgRoleGrant, agent: { allowed: ReadonlySet<string> } | null):
+  'AGENT_PERMISSION_DENIED' | 'INSUFFICIENT_PERMISSIONS' | null {
+  if (agent && !role.permissions.every((p) => agent.allowed.has(p))) return 'AGENT_PERMISSION_DENIED';
+  return canGrant(caller, role) ? null : agent ? 'AGENT_PERMISSION_DENIED' : 'INSUFFICIENT_PERMISSIONS';
+}

@@ -6,8 +6,8 @@ import { pageRequest } from '../../core/pagination.js';
 import type { Db, Executor, RowUpdate } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { AuditService } from '../audit/audit.service.js';
-import type { OrgContext, OrgContextResolver } from './org-context.js';
-import { effectiveRole, OWNER, type OrgRoleGrant, type OrgStanding } from './org-roles.js';
+import type { OrgContext, OrgContextOptions, OrgContextResolver } from './org-context.js';
+import { effectiveRole, OWNER, roleForGrant, type OrgRoleGrant, type OrgStanding } from './org-roles.js';
 import { buildTree, childPath, fitsUnder, heightBelow, RESERVED_SLUGS, wouldCycle } from './org-tree.js';
 import {
   toOrganization, type CreateOrganizationInput, type OrganizationListInput, type UpdateOrganizationInput,
@@ -36,20 +36,24 @@ export function createOrganizationService({ db, clock, config, audit }: Deps) {
     return ids.map((id) => (id === null ? null : rolesById!.get(id) ?? null));
   }
 
-  async function resolve(slug: string, userId: number, trx: Executor = db, detail = false): Promise<OrgContext | undefined> {
-    const found = await repo.findContext(trx, slug, userId, inheritance, detail);
+  async function resolve(slug: string, userId: number, trx: Executor = db, opts: OrgContextOptions = {}): Promise<OrgContext | undefined> {
+    const found = await repo.findContext(trx, slug, userId, inheritance, opts.detail ?? false);
     if (!found) return undefined;
     const [own, ...inherited] = await rolesOf(trx, [found.own, ...found.inherited]);
     const standing: OrgStanding = { own: own ?? null, inherited: inherited.filter((r): r is OrgRoleGrant => r !== null) };
     const role = effectiveRole(standing);
     const permissions = new Set([standing.own, ...standing.inherited].flatMap((r) => r?.permissions ?? []));
-    return { organization: found.organization, standing, role, permissions, ...(found.detail ? { detail: found.detail } : {}) };
+    const base = { organization: found.organization, standing, ...(found.detail ? { detail: found.detail } : {}) };
+    if (!opts.grant || !role) return { ...base, role, permissions };
+    // An agent acts with what it was granted and its person holds, and with the heaviest role inside that (docs/agents.md).
+    const allowed = new Set([...permissions].filter((p) => opts.grant!.has(p)));
+    return { ...base, role: roleForGrant(role, rolesById!.values(), allowed), permissions: allowed, agent: { personRole: role } };
   }
 
   /** The caller's context in the organization with this id (creating or moving under it), or none. */
-  async function contextById(trx: Executor, id: number, userId: number) {
+  async function contextById(trx: Executor, id: number, userId: number, grant?: ReadonlySet<string>) {
     const org = await repo.findOrganization(trx, id);
-    return org ? resolve(org.slug, userId, trx) : undefined;
+    return org ? resolve(org.slug, userId, trx, grant ? { grant } : {}) : undefined;
   }
 
   /** The full Organization of SPEC.md, as the caller sees it. */
@@ -172,7 +176,7 @@ export function createOrganizationService({ db, clock, config, audit }: Deps) {
       throw err;
     }
     const slug = changes.slug ?? context.organization.slug;
-    const fresh = await resolve(slug as string, actor.userId);
+    const fresh = await resolve(slug as string, actor.userId, db, actor.agent ? { grant: actor.agent.grant } : {});
     return present(db, fresh ?? context);
   }
 
@@ -182,10 +186,16 @@ export function createOrganizationService({ db, clock, config, audit }: Deps) {
    */
   async function move(trx: Executor, actor: OrgActor, current: repo.LockedOrganization, parentId: number | null) {
     let newPath: number[] = [];
+    // An organization-bound agent moves organizations only within its organization's subtree (docs/agents.md).
+    const within = actor.agent?.organizationId ?? null;
+    if (actor.agent && (parentId === null || within === null)) throw new AppError('AGENT_PERMISSION_DENIED');
     if (parentId !== null) {
-      const parent = await contextById(trx, parentId, actor.userId);
+      const parent = await contextById(trx, parentId, actor.userId, actor.agent?.grant);
       if (!parent || !parent.role) throw AppError.validation({ parent_id: ['Unknown parent organization.'] });
-      if (!parent.permissions.has('org.manage')) throw new AppError('INSUFFICIENT_PERMISSIONS');
+      if (within !== null && parent.organization.id !== within && !parent.organization.ancestor_ids.includes(within)) {
+        throw new AppError('AGENT_PERMISSION_DENIED');
+      }
+      if (!parent.permissions.has('org.manage')) throw new AppError(actor.agent ? 'AGENT_PERMISSION_DENIED' : 'INSUFFICIENT_PERMISSIONS');
       if (wouldCycle(current.id, parent.organization)) {
         throw AppError.validation({ parent_id: ['An organization cannot be moved under itself or one of its descendants.'] });
       }
@@ -221,7 +231,7 @@ export function createOrganizationService({ db, clock, config, audit }: Deps) {
     return (await repo.findOrgRoles(db)).map(({ id: _id, created_at, ...role }) => ({ ...role, created_at: created_at.toISOString() }));
   }
 
-  const resolver: OrgContextResolver = { resolve: (slug, userId, opts) => resolve(slug, userId, db, opts?.detail) };
+  const resolver: OrgContextResolver = { resolve: (slug, userId, opts) => resolve(slug, userId, db, opts) };
   return { resolver, resolve, create, list, detail, update, remove, tree, roles };
 }
 

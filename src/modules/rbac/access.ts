@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { authOf, heldPermissions } from '../../http/guards/index.js';
+import { authOf, heldPermissions, type AgentRuleOptions } from '../../http/guards/index.js';
 import { actorMetaOf } from '../../http/request-meta.js';
 import type { RouteDeps } from '../../http/routes.js';
 import type { Actor } from './actor.js';
@@ -7,8 +7,8 @@ import type { Actor } from './actor.js';
 export interface RequiresOptions {
   /** DECISIONS.md "Agents": a route that declares a permission accepts agents unless it is on the closed list. */
   agents?: boolean;
-  /** An agent's call always waits for the delegating user's approval (a `requiresApproval` route). */
-  approval?: boolean;
+  /** An agent's call waits for the delegating user's approval: always (a `requiresApproval` route), or when the body asks. */
+  approval?: AgentRuleOptions['approval'];
 }
 
 /**
@@ -22,10 +22,13 @@ export function accessControl({ guards, container }: RouteDeps) {
 
   async function actorOf(req: FastifyRequest): Promise<Actor> {
     const { user: me } = authOf(req);
-    return { id: me.id, is_superuser: me.is_superuser, permissions: await heldPermissions(req, rbac), meta: actorMetaOf(req) };
+    // An agent never acts with its person's superuser standing, only with what it was granted (docs/agents.md).
+    const viaAgent = Boolean(req.agent);
+    return { id: me.id, is_superuser: me.is_superuser && !viaAgent, viaAgent, permissions: await heldPermissions(req, rbac),
+      meta: actorMetaOf(req) };
   }
 
-  const requires = (code: string, { agents = true, approval = false }: RequiresOptions = {}) =>
+  const requires = (code: string, { agents = true, approval }: RequiresOptions = {}) =>
     [agents ? userOrAgent : user, guards.permission(code, { approval })];
   return { requires, actorOf };
 }

@@ -1,3 +1,4 @@
+import { AppError } from '../../core/errors.js';
 import type { PermissionSet } from './permission-set.js';
 
 /** The request facts an audit event records about an administrative change. */
@@ -8,13 +9,23 @@ export interface ActorMeta {
   requestId: string | null;
 }
 
-/** The authenticated user making an administrative change, with what they hold. */
+/**
+ * The authenticated user making an administrative change, with what they hold. For an agent request it is the
+ * delegating user with the agent's standing: `is_superuser` false and `permissions` what the token was granted and the
+ * user still holds (docs/agents.md "Threat model").
+ */
 export interface Actor {
   id: number;
   is_superuser: boolean;
+  /** The change is made by an agent acting for the user. */
+  viaAgent: boolean;
   permissions: PermissionSet;
   meta: ActorMeta;
 }
+
+/** The refusal of a change the actor's standing does not allow: an agent's says that its grant is what falls short. */
+export const refusalFor = (actor: Pick<Actor, 'viaAgent'>) =>
+  new AppError(actor.viaAgent ? 'AGENT_PERMISSION_DENIED' : 'PERMISSION_DENIED');
 
 /** The audit fields every event a signed-in user caused carries: who acted, and the request's facts. */
 export const auditOrigin = (actor: { id: number; meta: ActorMeta }) => ({

@@ -5,6 +5,8 @@ export interface PermissionSet {
   /** True for a superuser: every permission, including ones created later. */
   readonly all: boolean;
   has(code: string): boolean;
+  /** What a change needing a code outside the set answers: an agent's set says its grant falls short. */
+  readonly denial?: 'AGENT_PERMISSION_DENIED';
 }
 
 export const ALL_PERMISSIONS: PermissionSet = { all: true, has: () => true };
@@ -29,5 +31,5 @@ export const missingFrom = (held: PermissionSet, codes: Iterable<string>): strin
  * `roles.manage` alone would be a path to every other permission. Superusers hold everything.
  */
 export function assertHoldsAll(held: PermissionSet, codes: Iterable<string>): void {
-  if (missingFrom(held, codes).length > 0) throw new AppError('PERMISSION_DENIED');
+  if (missingFrom(held, codes).length > 0) throw new AppError(held.denial ?? 'PERMISSION_DENIED');
 }

@@ -93,3 +93,19 @@ export const countDistinctActiveDevices = (db: Executor, userId: number, now: Da
   db.selectFrom('sessions').select(sql<number>`count(distinct device_id)`.as('n'))
     .where('user_id', '=', userId).where('revoked_at', 'is', null).where('expires_at', '>', now)
     .executeTakeFirstOrThrow().then((r) => Number(r.n));
+
+/** From `at` on, every access token issued before it is refused (whole seconds, as `iat`). */
+export const setTokensValidAfter = (db: Executor, userId: number, at: Date) =>
+  db.updateTable('users').set({ tokens_valid_after: at }).where('id', '=', userId).execute();
+
+/**
+ * Takes a shared lock on the user's row (an event ending every session takes it exclusively, see
+ * {@link lockUserSessions}) and answers `tokens_valid_after` and whether `sessionId` is still open.
+ */
+export async function lockSessionState(db: Executor, userId: number, sessionId: number) {
+  const user = await db.selectFrom('users').select('tokens_valid_after').where('id', '=', userId).forShare().executeTakeFirst();
+  if (!user) return undefined;
+  const session = await db.selectFrom('sessions').select('id').where('id', '=', sessionId).where('user_id', '=', userId)
+    .where('revoked_at', 'is', null).executeTakeFirst();
+  return { tokens_valid_after: user.tokens_valid_after, session_open: session !== undefined };
+}

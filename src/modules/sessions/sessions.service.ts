@@ -7,6 +7,7 @@ import { signAccessToken, type GrantClaims, type TokenScope } from '../../securi
 import { sha256Hex } from '../../security/random.js';
 import { newRefreshToken, successorOf } from '../../security/refresh-token.js';
 import type { AuditService } from '../audit/audit.service.js';
+import type { DelegationService } from '../agents/delegations.service.js';
 import type { KeyService } from '../keys/keys.service.js';
 import type { WebhookEvents } from '../webhooks/webhook-events.service.js';
 import { describeDevice, deviceIdFor } from './device.js';
@@ -14,7 +15,11 @@ import { tokenScopeFor, type ScopeSubject } from './scope.js';
 import * as sessions from './sessions.repo.js';
 import * as tokens from './tokens.repo.js';
 
-type Deps = { db: Db; clock: Clock; config: Config; audit: AuditService; events: WebhookEvents; keys: KeyService };
+type Deps = {
+  db: Db; clock: Clock; config: Config; audit: AuditService; events: WebhookEvents; keys: KeyService;
+  /** What the person delegated, ended with their sessions (docs/agents.md "Threat model"). */
+  delegations: Pick<DelegationService, 'revokeIssuedBefore'>;
+};
 
 export interface RequestMeta {
   applicationId: number | null;
@@ -48,7 +53,7 @@ export interface IssuedTokens {
   token_scope: TokenScope;
 }
 
-export function createSessionService({ db, clock, config, audit, events, keys }: Deps) {
+export function createSessionService({ db, clock, config, audit, events, keys, delegations }: Deps) {
   // A separate key for deriving rotation successors, so the signing key is used for one purpose only. With an asymmetric
   // algorithm the JWT secret may be unset; the encryption key, then required, takes its place.
   const rotationKey = createHmac('sha256', config.JWT_SECRET_KEY ?? config.ENCRYPTION_KEY!).update('gatehouse refresh rotation').digest();
@@ -245,22 +250,24 @@ export function createSessionService({ db, clock, config, audit, events, keys }:
   }
 
   /**
-   * Ends every session of the user and invalidates every access token issued before now, on every instance.
-   * `tokens_valid_after` is kept in whole seconds because `iat` is.
+   * Ends every session of the user, invalidates every access token issued before now, on every instance, and revokes
+   * the agent tokens the user created before now, in the caller's transaction. `tokens_valid_after` is kept in whole
+   * seconds because `iat` is.
    */
   async function revokeAll(trx: Executor, userId: number, reason: string) {
     const now = clock.now();
     await sessions.lockUserSessions(trx, userId);
     const { ids, ...result } = await sessions.revokeAllUserSessions(trx, userId, now, reason);
     if (ids.length) await events.emit(trx, 'session.revoked', { user_id: userId, session_ids: ids, reason });
-    await trx.updateTable('users').set({ tokens_valid_after: new Date(Math.floor(now.getTime() / 1000) * 1000) })
-      .where('id', '=', userId).execute();
-    return result;
+    await sessions.setTokensValidAfter(trx, userId, new Date(Math.floor(now.getTime() / 1000) * 1000));
+    const agentTokens = await delegations.revokeIssuedBefore(trx, userId, now, reason);
+    return { ...result, agentTokens };
   }
 
   /**
-   * Ends every session of the user but `keepSessionId`; their access tokens stop at once through the session
-   * check, while the caller's own session goes on. Answers how many sessions ended.
+   * Ends every session of the user but `keepSessionId` (a changed password): their access tokens stop at once through
+   * the session check, while the caller's own session goes on; the agent tokens the user created before now are
+   * revoked. Answers how many sessions ended.
    */
   async function revokeOthers(trx: Executor, userId: number, keepSessionId: number | null, reason: string): Promise<number> {
     const now = clock.now();
@@ -269,7 +276,20 @@ export function createSessionService({ db, clock, config, audit, events, keys }:
     await sessions.revokeSessions(trx, ids, now, reason);
     await sessions.revokeSessionTokens(trx, ids, now);
     if (ids.length) await events.emit(trx, 'session.revoked', { user_id: userId, session_ids: ids, reason });
+    await delegations.revokeIssuedBefore(trx, userId, now, reason);
     return ids.length;
+  }
+
+  /**
+   * Holds the account's row (shared) until the caller's transaction ends, and answers whether an access token issued
+   * at `issuedAt` (seconds) for `sessionId` is still current: its session open and no `tokens_valid_after` after it.
+   * Creating a credential from a bearer does this first, so an event that ends the person's sessions either waits for
+   * the creation and then revokes what it created, or has happened and the creation is refused.
+   */
+  async function holdIfCurrent(trx: Executor, userId: number, sessionId: number, issuedAt: number): Promise<boolean> {
+    const state = await sessions.lockSessionState(trx, userId, sessionId);
+    if (!state || !state.session_open) return false;
+    return state.tokens_valid_after === null || issuedAt * 1000 >= state.tokens_valid_after.getTime();
   }
 
   /** Replaces a restricted session by a full-scope one on the same device (after a forced password change). */
@@ -281,6 +301,7 @@ export function createSessionService({ db, clock, config, audit, events, keys }:
 
   return {
     open, prepare, issue, refresh, applicationIdOf, endSession, revokeByRefreshToken, blacklist, revokeAll, revokeOthers, reopenFull,
+    holdIfCurrent,
     accessToken,
     /** The key tokens are signed with now (tests forge tokens with it); throws before the keys are loaded. */
     get jwtKey() { return keys.loadedSigningKey(); },

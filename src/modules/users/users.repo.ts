@@ -70,5 +70,3 @@ export const replacePasswordHash = (db: Executor, id: number, checked: string, h
   db.updateTable('users').set({ password_hash: hash, password_hash_unnormalized: false })
     .where('id', '=', id).where('password_hash', '=', checked).execute();
 
-export const setTokensValidAfter = (db: Executor, id: number, when: Date) =>
-  db.updateTable('users').set({ tokens_valid_after: when, updated_at: when }).where('id', '=', id).execute();

@@ -95,11 +95,12 @@ describe('AgentBearer authentication and the double check', () => {
     assert.equal((await tokenRow(id)).failed_count, 0);
   });
 
-  it('stops the tokens of a banned user through the admin API', async () => {
+  it('revokes the tokens of a user banned through the admin API (docs/agents.md "Threat model")', async () => {
     const admin = await account(t, { email: 'admin@example.com', is_superuser: true });
-    const { token } = await delegate(t, alice, { permissions: ['roles.view'] });
+    const { id, token } = await delegate(t, alice, { permissions: ['roles.view'] });
     expectStatus(await userApi(t)('POST', `admin/users/${alice.id}/ban/`, admin, { reason: 'abuse' }), 200);
-    expectError(await agent('GET', 'roles/', token), 403, 'AGENT_PERMISSION_DENIED');
+    expectError(await agent('GET', 'roles/', token), 401, 'AGENT_TOKEN_REVOKED');
+    assert.equal((await tokenRow(id)).status, 'REVOKED');
   });
 
   it('answers 401 AGENT_TOKEN_EXPIRED after the lifetime and marks the token EXPIRED', async () => {

@@ -1,0 +1,28 @@
+import type { Clock } from '../../core/clock.js';
+import type { Executor } from '../../db/database.js';
+import type { AuditService } from '../audit/audit.service.js';
+import * as repo from './agent-tokens.repo.js';
+
+type Deps = { clock: Clock; audit: AuditService };
+
+/**
+ * What a person delegated dies with their credentials (docs/agents.md "Threat model"): every event that ends all of
+ * a person's sessions (logout-all, a password change or reset, a ban, a lock, a deactivation, a deletion) revokes, in
+ * its own transaction, the agent tokens they created before it. The agent check also compares each token's creation
+ * time with the account's `tokens_valid_after`, and creating a token takes the account row's lock, so no token
+ * created concurrently with such an event outlives it.
+ */
+export function createDelegationService({ clock, audit }: Deps) {
+  async function revokeIssuedBefore(trx: Executor, userId: number, before: Date, reason: string): Promise<number> {
+    const ids = await repo.revokeIssuedBefore(trx, userId, before, clock.now());
+    if (ids.length > 0) {
+      await audit.record({ event_type: 'agent_tokens_revoked', severity: 'warning', user_id: userId,
+        details: { token_ids: ids, count: ids.length, reason } }, trx);
+    }
+    return ids.length;
+  }
+
+  return { revokeIssuedBefore };
+}
+
+export type DelegationService = ReturnType<typeof createDelegationService>;
