@@ -36,6 +36,7 @@ import { createBreachChecker } from './modules/passwords/breach.js';
 import { createPasswordChangeService } from './modules/passwords/password-change.service.js';
 import { createPasswordResetService } from './modules/passwords/password-reset.service.js';
 import { createMagicLinkService } from './modules/passwordless/magic-link.service.js';
+import { createIdentifierProof } from './modules/passwordless/identifier-proof.js';
 import { createOtpLoginService } from './modules/passwordless/otp-login.service.js';
 import { createPasswordService } from './modules/passwords/passwords.service.js';
 import { isCommonPassword } from './modules/passwords/strength.js';
@@ -170,9 +171,11 @@ export async function buildContainer(opts: ContainerOptions) {
   const passkeyAuthentication = createPasskeyAuthenticationService({ db, clock, config, audit, login });
   const passkeyCredentials = createPasskeyCredentialService({ db, audit });
   const otp = createOtpService({ db, clock, config, outbox, codeKey: deriveKey(secretKey, 'otp'), onEmailVerified: acceptInvitations });
-  const otpLogin = createOtpLoginService({ db, clock, config, users, otp, login, lockout, audit,
+  // The first passwordless proof of an address removes a password set on the account before it.
+  const identifierProof = createIdentifierProof({ clock, sessions, passwords, audit, outbox, events });
+  const otpLogin = createOtpLoginService({ db, clock, config, users, otp, login, lockout, audit, proof: identifierProof,
     codeKey: deriveKey(secretKey, 'otp') });
-  const magicLinks = createMagicLinkService({ db, clock, config, outbox, login, lockout });
+  const magicLinks = createMagicLinkService({ db, clock, config, outbox, login, lockout, proof: identifierProof });
   const passwordReset = createPasswordResetService({ db, clock, config, hasher, audit, sessions, passwords, otp, events });
   const passwordChange = createPasswordChangeService({ db, clock, hasher, verifyPassword: users.verifyPassword, audit, lockout,
     sessions, passwords, otp,

@@ -2,10 +2,10 @@
  * Message templates (subject, text and HTML) in English and French, chosen by the user's `language`
  * (`fr`, `fr-CA`… → French; anything else → English).
  */
-export type Purpose = 'otp' | 'password_reset' | 'magic_link' | 'invitation' | 'security_alert'
+export type Purpose = 'otp' | 'password_reset' | 'magic_link' | 'invitation' | 'security_alert' | 'password_revoked'
   | 'deletion_confirmation' | 'deletion_confirmed' | 'deletion_cancelled' | 'deletion_completed';
 export const PURPOSES: readonly Purpose[] = ['otp', 'password_reset', 'magic_link', 'invitation', 'security_alert',
-  'deletion_confirmation', 'deletion_confirmed', 'deletion_cancelled', 'deletion_completed'];
+  'password_revoked', 'deletion_confirmation', 'deletion_confirmed', 'deletion_cancelled', 'deletion_completed'];
 export type Language = 'en' | 'fr';
 
 /** Template variables. Every value is plain text; HTML escaping happens here, never in callers. */
@@ -24,6 +24,8 @@ export interface TemplateVars {
   /** A deletion request's cancellation reference (not a credential). */
   reference?: string;
   app?: string;
+  /** The address a sign-in proved (`password_revoked`). */
+  proven?: 'email' | 'phone';
 }
 
 export interface RenderedEmail {
@@ -108,6 +110,25 @@ const COPY: Record<Purpose, Record<Language, Copy>> = {
     fr: {
       subject: () => 'Alerte de sécurité sur votre compte',
       lines: (v) => [`Nous avons remarqué ceci sur votre compte : ${v.event}.`, `Quand : ${v.date}. Si ce n'était pas vous, changez votre mot de passe et déconnectez tous vos appareils.`],
+    },
+  },
+  // No secret: it says what happened and how to get a password back, and goes to the address just proven.
+  password_revoked: {
+    en: {
+      subject: () => 'The password of your account was removed',
+      lines: (v) => [
+        `You signed in with ${v.proven === 'phone' ? 'a code sent to your phone number' : 'a link sent to your email address'}, which this account had not verified until now. The password set on the account before, possibly by someone else, was removed, and every other session of the account was signed out.`,
+        'To sign in with a password again, set one: with a code sent to your phone (password/set-initial/), or with a password reset.',
+      ],
+      sms: () => 'A password set on your account before this number was verified was removed and your other sessions signed out. To use a password, set one (password/set-initial/) or reset it.',
+    },
+    fr: {
+      subject: () => 'Le mot de passe de votre compte a été supprimé',
+      lines: (v) => [
+        `Vous vous êtes connecté avec ${v.proven === 'phone' ? 'un code envoyé à votre numéro de téléphone' : 'un lien envoyé à votre adresse e-mail'}, que ce compte n'avait pas encore vérifié. Le mot de passe défini auparavant sur le compte, peut-être par quelqu'un d'autre, a été supprimé, et toutes les autres sessions du compte ont été fermées.`,
+        'Pour vous connecter de nouveau avec un mot de passe, définissez-en un : avec un code envoyé à votre téléphone (password/set-initial/), ou par une réinitialisation du mot de passe.',
+      ],
+      sms: () => 'Un mot de passe défini sur votre compte avant la vérification de ce numéro a été supprimé et vos autres sessions fermées. Pour utiliser un mot de passe, définissez-en un (password/set-initial/) ou réinitialisez-le.',
     },
   },
   deletion_confirmation: {

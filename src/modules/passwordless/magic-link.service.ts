@@ -7,16 +7,16 @@ import { newOpaqueToken, sha256Hex } from '../../security/random.js';
 import type { AppContext } from '../applications/applications.service.js';
 import type { LockoutService } from '../auth/lockout.service.js';
 import type { LoginMeta, LoginService } from '../auth/login.service.js';
-import * as codes from '../otp/otp.repo.js';
 import { isValidEmail, normalizeEmail } from '../users/contact.js';
 import { canSignIn } from '../users/account-state.js';
 import * as userRepo from '../users/users.repo.js';
+import type { IdentifierProof } from './identifier-proof.js';
 import { createLoginSteps } from './login-steps.js';
 import * as repo from './magic-link.repo.js';
 import { isAllowedValidationUrl, linkWithToken } from './validation-url.js';
 
 type Deps = {
-  db: Db; clock: Clock; config: Config; outbox: OutboxService; login: LoginService; lockout: LockoutService;
+  db: Db; clock: Clock; config: Config; outbox: OutboxService; login: LoginService; lockout: LockoutService; proof: IdentifierProof;
 };
 
 export interface MagicLinkRequestInput {
@@ -35,7 +35,7 @@ export interface MagicLinkVerifyInput {
  * SHA-256 stored, single use, `SVC_MAGIC_LINK_LIFETIME`, sent through the outbox in the transaction that stores it.
  */
 export function createMagicLinkService(deps: Deps) {
-  const { db, clock, config, outbox, login } = deps;
+  const { db, clock, config, outbox, login, proof } = deps;
   const steps = createLoginSteps(deps);
 
   /**
@@ -73,7 +73,8 @@ export function createMagicLinkService(deps: Deps) {
 
   /**
    * GET magic-link/verify/, as named steps: find the live link → its account (still at that address, usable,
-   * not locked) → second factor → consume the link and verify the address (one transaction) → session and tokens.
+   * not locked) → second factor → consume the link and verify the address (one transaction; the first proof of an
+   * address removes a password set before it, identifier-proof.ts) → session and tokens.
    * The link is consumed only after the second factor passed, so a 2FA_REQUIRED answer leaves it usable.
    */
   async function verify(input: MagicLinkVerifyInput, meta: LoginMeta) {
@@ -92,13 +93,13 @@ export function createMagicLinkService(deps: Deps) {
     await login.secondFactor(user, input.totp_code, target, identifier, meta);
     const consumed = await db.transaction().execute(async (trx) => {
       const row = await repo.consumeLink(trx, link.id, now);
-      if (row) await codes.markEmailVerified(trx, user.id, row.email, now);
-      return Boolean(row);
+      return row ? proof.prove(trx, user.id, { kind: 'email', value: row.email }, meta) : null;
     });
     if (!consumed) {
       await login.failed(identifier, meta, user.id, 'link_already_used');
       throw new AppError('INVALID_TOKEN');
     }
+    if (consumed.passwordRevoked) proof.kick();
     const body = await login.completeLogin(user, identifier, input.device_info, meta);
     return { ...body, message: 'Login successful', device_summary: null };
   }

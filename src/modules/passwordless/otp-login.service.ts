@@ -12,11 +12,12 @@ import type { OtpService } from '../otp/otp.service.js';
 import { canSignIn } from '../users/account-state.js';
 import * as userRepo from '../users/users.repo.js';
 import type { UserService } from '../users/users.service.js';
+import type { IdentifierProof } from './identifier-proof.js';
 import { createLoginSteps, failureReasonOf } from './login-steps.js';
 
 type Deps = {
   db: Db; clock: Clock; config: Config; users: UserService; otp: OtpService; login: LoginService; lockout: LockoutService;
-  audit: AuditService;
+  audit: AuditService; proof: IdentifierProof;
   /** The key the one-time-code module stores code HMACs under. */
   codeKey: Buffer;
 };
@@ -38,7 +39,7 @@ const AS_TIMESTAMP: LockErrorOptions = { retryAfter: 'timestamp' };
  * 5 attempts counted before comparison, single use, sent by SMS through the outbox with the code.
  */
 export function createOtpLoginService(deps: Deps) {
-  const { db, clock, config, users, otp, login, lockout, audit, codeKey } = deps;
+  const { db, clock, config, users, otp, login, lockout, audit, proof, codeKey } = deps;
   const steps = createLoginSteps(deps);
 
   /** A passwordless account for a phone nobody has. Of two concurrent requests for one phone, the unique index picks one. */
@@ -67,7 +68,8 @@ export function createOtpLoginService(deps: Deps) {
 
   /**
    * POST login/otp/verify/, as named steps: find account → locked? → count an attempt on the live code → compare →
-   * account state → second factor → consume the code and verify the phone (one transaction) → session and tokens.
+   * account state → second factor → consume the code and verify the phone (one transaction; the first proof of a phone
+   * removes a password set before it, identifier-proof.ts) → session and tokens.
    * Wrong, expired, used, other-purpose codes and unknown phones all answer 401 OTP_INVALID and count toward lockout.
    */
   async function verify(input: OtpLoginInput, meta: LoginMeta) {
@@ -98,17 +100,17 @@ export function createOtpLoginService(deps: Deps) {
     await steps.restatingLock(user.id, AS_TIMESTAMP, () => login.secondFactor(user, input.totp_code, target, identifier, meta));
     const consumed = await db.transaction().execute(async (trx) => {
       const row = await codes.consumeCode(trx, live.id, now);
-      if (row) await codes.markPhoneVerified(trx, user.id, row.recipient, now);
-      return Boolean(row);
+      return row ? proof.prove(trx, user.id, { kind: 'phone', value: row.recipient }, meta) : null;
     });
     if (!consumed) {
       // A concurrent request with the same code won. The code was right, so this is not counted toward lockout.
       await login.failed(identifier, meta, user.id, 'code_already_used');
       throw new AppError('OTP_INVALID');
     }
+    if (consumed.passwordRevoked) proof.kick();
     const body = await steps.restatingLock(user.id, AS_TIMESTAMP,
       () => login.completeLogin(user, identifier, input.device_info, meta));
-    return { ...body, user: { ...body.user, has_usable_password: user.has_usable_password } };
+    return { ...body, user: { ...body.user, has_usable_password: user.has_usable_password && !consumed.passwordRevoked } };
   }
 
   const invalidForSetInitial = (remaining: number) => new AppError('OTP_INVALID', {

@@ -25,6 +25,10 @@ export async function remember(trx: Executor, userId: number, hash: string, now:
     .execute();
 }
 
+/** Forgets every past password of the account. */
+export const forgetAll = (trx: Executor, userId: number) =>
+  trx.deleteFrom('password_history').where('user_id', '=', userId).execute();
+
 /** Sets the account's password; it becomes usable and no longer needs to be changed. */
 export const setPassword = (trx: Executor, userId: number, hash: string, now: Date) =>
   trx.updateTable('users')

@@ -82,6 +82,14 @@ export function createPasswordService({ db, config, hasher, breach }: Deps) {
     if (config.PASSWORD_HISTORY > 0) await history.remember(trx, userId, hash, now, config.PASSWORD_HISTORY);
   }
 
+  /**
+   * Forgets the account's past passwords, when the password it had was removed as not the person's own
+   * (docs/security.md "Pre-registration hijacking"): a choice of theirs is not measured against it.
+   */
+  async function forgetHistory(trx: Executor, userId: number): Promise<void> {
+    await history.forgetAll(trx, userId);
+  }
+
   /** Stores an accepted password: usable, no longer to be changed, and remembered for the history check. */
   async function store(trx: Executor, userId: number, hash: string, now: Date): Promise<void> {
     await history.setPassword(trx, userId, hash, now);
@@ -94,7 +102,7 @@ export function createPasswordService({ db, config, hasher, breach }: Deps) {
     return account ? { email: account.email, first_name: account.first_name, last_name: account.last_name } : {};
   }
 
-  return { requirements, check, strength, screen, vet, remember, store, contextOf };
+  return { requirements, check, strength, screen, vet, remember, store, forgetHistory, contextOf };
 }
 
 export type PasswordService = ReturnType<typeof createPasswordService>;

@@ -31,8 +31,9 @@ describe('GET dashboard/auth/', () => {
       application_id: t.credentials.id, success, failure_reason: failureReason, created_at: new Date(iso) }).execute();
 
   it('counts attempts today, this week and this month, sign-ins by method and failure reasons over 30 days, and tokens', async () => {
-    const alice = await accountAt(t, '2026-02-01T00:00:00.000Z', { email: 'alice@example.com' });
-    const dave = await accountAt(t, '2026-03-02T00:00:00.000Z', { email: 'dave@example.com', phone: '+33612345678' });
+    // Verified addresses: their code and link sign-ins below keep their passwords (docs/authentication.md).
+    const alice = await accountAt(t, '2026-02-01T00:00:00.000Z', { email: 'alice@example.com', verified: true });
+    const dave = await accountAt(t, '2026-03-02T00:00:00.000Z', { email: 'dave@example.com', phone: '+33612345678', verified: true });
     const mallory = await accountAt(t, '2026-03-15T23:59:59.999Z', { email: 'mallory@example.com', is_banned: true });
     const erin = await accountAt(t, '2026-03-16T00:00:00.000Z', { email: 'erin@example.com' });
     await enableTotp(t, erin);

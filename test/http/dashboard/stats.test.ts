@@ -46,10 +46,11 @@ describe('GET dashboard/stats/', () => {
     const other = await createApplication(t, { name: 'Mobile' });
     const bob = await accountAt(t, '2026-03-11T23:59:59.999Z', { email: 'bob@example.com' });
     assert.equal(await emailLogin(t, '2026-03-11T23:59:59.999Z', bob.email!, bob.password!), 200);
-    const alice = await accountAt(t, '2026-03-12T00:00:00.000Z', { email: 'alice@example.com' });
+    // Verified addresses: their code and link sign-ins below keep their passwords and sessions (docs/authentication.md).
+    const alice = await accountAt(t, '2026-03-12T00:00:00.000Z', { email: 'alice@example.com', verified: true });
     assert.equal(await emailLogin(t, '2026-03-12T00:00:00.000Z', alice.email!, alice.password!), 200);
     const erin = await accountAt(t, '2026-03-13T08:00:00.000Z', { email: 'erin@example.com' });
-    const dave = await accountAt(t, '2026-03-14T09:00:00.000Z', { email: 'dave@example.com', phone: '+33612345678' });
+    const dave = await accountAt(t, '2026-03-14T09:00:00.000Z', { email: 'dave@example.com', phone: '+33612345678', verified: true });
     assert.equal(await emailLogin(t, '2026-03-15T10:00:00.000Z', alice.email!, 'not the password'), 401);
     assert.equal(await phoneLogin(t, '2026-03-16T08:00:00.000Z', dave.phone!, dave.password!), 200);
     at(t, '2026-03-17T09:00:00.000Z');

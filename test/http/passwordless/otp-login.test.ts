@@ -119,8 +119,8 @@ describe('passwordless phone login', () => {
       assert.deepEqual(await attempts(), [{ identifier: PHONE, method: 'otp', success: true, failure_reason: null }]);
     });
 
-    it('signs in an account that has a password too (has_usable_password true)', async () => {
-      await createUser(t, { phone: PHONE });
+    it('signs in an account that has a password and a verified phone (has_usable_password true)', async () => {
+      await createUser(t, { phone: PHONE, verified: true });
       const res = await verifyLoginCode(t, PHONE, await loginCodeFor(t, PHONE));
       assert.equal(res.statusCode, 200, res.body);
       assert.equal(res.json().user.has_usable_password, true);

@@ -4,6 +4,7 @@ import type { TestApp } from '../../helpers/test-app.js';
 import { totpNow } from '../../factories/twofactor.js';
 import { confirmationToken } from '../deletion/helpers.js';
 import { agentApi, delegate, userApi } from '../agents/helpers.js';
+import { loginCodeFor, OTP_LOGIN_ON, phoneParts } from '../passwordless/helpers.js';
 import {
   account, type Account, createWebhook, deliver, deliveryRows, expectStatus, freshStart, startReceiving, stopReceiving, webhookAdmin,
 } from './helpers.js';
@@ -19,7 +20,8 @@ describe('webhook events', () => {
   before(async () => {
     // Audit logging off: the events must not depend on it. Lockout after 3 failures; approvals for roles.manage.
     ({ t, receiver } = await startReceiving({ env: { SVC_AUDIT_LOGGING_ENABLED: 'false', SVC_ORGANIZATIONS_ENABLED: 'true',
-      SVC_MAX_LOGIN_ATTEMPTS: '3', SVC_AIRS_CONFIRMATION_REQUIRED: 'roles.manage', SVC_SESSION_LIMIT_ACTION: 'revoke_oldest' } }));
+      SVC_MAX_LOGIN_ATTEMPTS: '3', SVC_AIRS_CONFIRMATION_REQUIRED: 'roles.manage', SVC_SESSION_LIMIT_ACTION: 'revoke_oldest',
+      ...OTP_LOGIN_ON } }));
   });
   after(() => stopReceiving(t, receiver));
   beforeEach(async () => {
@@ -81,6 +83,18 @@ describe('webhook events', () => {
     const revoked = await received('session.revoked');
     assert.deepEqual(revoked.at(-1)!.data, { user_id: ann, session_ids: [Number(login.session_id)], reason: 'logout' });
     assertNoSecrets(receiver.verified(secret), [login.access_token, login.refresh_token, 'first password 1', 'second password 2']);
+  });
+
+  it('password.changed (revoked) and session.revoked when a login code first proves a phone registered with a password', async () => {
+    const phone = '+33612345678';
+    const registered = expectStatus(await api('POST', 'register/', null, { ...phoneParts(phone), password: 'first password 1',
+      login: true }), 201);
+    t.clock.advance(1);
+    expectStatus(await api('POST', 'login/otp/verify/', null, { ...phoneParts(phone), otp_code: await loginCodeFor(t, phone) }), 200);
+    const owner = Number(registered.user.id);
+    assert.deepEqual((await received('password.changed')).map((e) => e.data), [{ user_id: owner, method: 'revoked' }]);
+    assert.deepEqual((await received('session.revoked')).map((e) => e.data),
+      [{ user_id: owner, session_ids: [Number(registered.session_id)], reason: 'password_revoked' }]);
   });
 
   it('session.created from the transaction path too: a login over the session limit ends the oldest session', async () => {
