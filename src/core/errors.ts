@@ -89,6 +89,7 @@ export const ERROR_CATALOGUE = {
   MEMBER_LIMIT_EXCEEDED: { status: 400, message: 'The organization has reached its member limit' },
   INVITATION_EMAIL_MISMATCH: { status: 403, message: 'This invitation was sent to another email address' },
   INVALID_INVITATION: { status: 400, message: 'The invitation is invalid, used or expired' },
+  EMAIL_NOT_VERIFIED: { status: 403, message: 'Verify your email address before inviting anyone' },
   // Passkeys
   WEBAUTHN_DISABLED: { status: 400, message: 'Passkeys are not enabled' },
   INVALID_CREDENTIAL: { status: 400, message: 'Invalid credential' },

@@ -556,6 +556,13 @@ export interface RateLimitCountersTable {
   window_ends: Date;
 }
 
+/** One invitation sent: what the per-inviter and per-organization limits count (docs/organizations.md). */
+export interface InvitationSendsTable {
+  inviter_id: number;
+  organization_id: number;
+  sent_at: Timestamp;
+}
+
 export type WebhookDeliveryStatus = 'pending' | 'sending' | 'delivered' | 'failed';
 
 /** One event for one webhook: the outbox row, retried with backoff until delivered or given up. */
@@ -619,6 +626,7 @@ export interface DatabaseSchema {
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
   rate_limit_counters: RateLimitCountersTable;
+  invitation_sends: InvitationSendsTable;
 }
 
 export type Db = Kysely<DatabaseSchema>;

@@ -4,7 +4,7 @@ import type { Job } from './registry.js';
 
 const DAY = 86_400;
 
-/** Deletes what can no longer matter: expired blacklist entries, long-ended sessions, stale counters, dead codes and links. */
+/** Deletes what can no longer matter: expired blacklist entries, long-ended sessions, stale counters, dead codes and links, old sends. */
 export const cleanupJob: Job = async ({ db, clock }, log) => {
   const now = clock.now();
   const sessionCutoff = addSeconds(now, -RETENTION.sessionsDays * DAY);
@@ -31,6 +31,9 @@ export const cleanupJob: Job = async ({ db, clock }, log) => {
   log(`${Number(challenges.numDeletedRows)} passkey challenges expired more than a day ago removed`);
   const counters = await db.deleteFrom('rate_limit_counters').where('window_ends', '<', now).executeTakeFirst();
   log(`${Number(counters.numDeletedRows)} rate-limit counters of ended windows removed`);
-  const total = [blacklist, sessions, attempts, lockouts, codes, links, states, handOvers, challenges, counters].reduce((n, r) => n + Number(r.numDeletedRows), 0);
+  // The invitation limits' longest window is a day (docs/organizations.md).
+  const sends = await db.deleteFrom('invitation_sends').where('sent_at', '<', addSeconds(now, -DAY)).executeTakeFirst();
+  log(`${Number(sends.numDeletedRows)} invitation sends older than a day removed`);
+  const total = [blacklist, sessions, attempts, lockouts, codes, links, states, handOvers, challenges, counters, sends].reduce((n, r) => n + Number(r.numDeletedRows), 0);
   return { summary: `${total} rows removed` };
 };

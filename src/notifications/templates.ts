@@ -1,3 +1,5 @@
+import { MAX_USER_TEXT, plainLine } from './plain-line.js';
+
 /**
  * Message templates (subject, text and HTML) in English and French, chosen by the user's `language`
  * (`fr`, `fr-CA`… → French; anything else → English).
@@ -14,7 +16,9 @@ export interface TemplateVars {
   link?: string;
   minutes?: number;
   organization?: string;
+  /** The inviter's name, and the address the invitation came from (docs/organizations.md). */
   inviter?: string;
+  inviter_email?: string;
   /** An invitation's role and lifetime, and its token when there is no link to carry it. */
   role?: string;
   days?: number;
@@ -42,6 +46,10 @@ interface Copy {
 }
 
 const m = (v: TemplateVars) => v.minutes ?? 10;
+
+/** Who invites: name and address; the address alone; or, in a message queued before addresses were named, the name. */
+const inviterOf = (v: TemplateVars, someone: string) =>
+  (v.inviter && v.inviter_email ? `${v.inviter} (${v.inviter_email})` : v.inviter_email ?? v.inviter) || someone;
 
 const COPY: Record<Purpose, Record<Language, Copy>> = {
   otp: {
@@ -82,7 +90,7 @@ const COPY: Record<Purpose, Record<Language, Copy>> = {
     en: {
       subject: (v) => `You are invited to join ${v.organization}`,
       lines: (v) => [
-        `${v.inviter ?? 'A member'} invited you to join ${v.organization}${v.role ? ` as ${v.role}` : ''}.`,
+        `${inviterOf(v, 'A member')} invited you to join ${v.organization}${v.role ? ` as ${v.role}` : ''}.`,
         ...(v.token
           ? [`Your invitation token: ${v.token}`, 'To accept, sign in and enter this token where the application asks for it (it sends it to organizations/invitations/accept/).']
           : ['Use the link below to accept the invitation.']),
@@ -93,7 +101,7 @@ const COPY: Record<Purpose, Record<Language, Copy>> = {
     fr: {
       subject: (v) => `Vous êtes invité à rejoindre ${v.organization}`,
       lines: (v) => [
-        `${v.inviter ?? 'Un membre'} vous invite à rejoindre ${v.organization}${v.role ? ` en tant que ${v.role}` : ''}.`,
+        `${inviterOf(v, 'Un membre')} vous invite à rejoindre ${v.organization}${v.role ? ` en tant que ${v.role}` : ''}.`,
         ...(v.token
           ? [`Votre jeton d'invitation : ${v.token}`, 'Pour accepter, connectez-vous et saisissez ce jeton là où l\'application le demande (elle l\'envoie à organizations/invitations/accept/).']
           : ['Utilisez le lien ci-dessous pour accepter l\'invitation.']),
@@ -198,8 +206,22 @@ export const languageOf = (language: string | null | undefined): Language =>
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-export function renderEmail(purpose: Purpose, language: Language, vars: TemplateVars): RenderedEmail {
+/** The values Gatehouse makes itself, or an address it verified: whole, since a cut link or address would mislead. */
+const NOT_CUT: ReadonlySet<string> = new Set(['code', 'link', 'token', 'reference', 'date', 'event', 'inviter_email']);
+
+/**
+ * Every value on one line and without control characters; every value not listed above — what users wrote: an
+ * organization's name, a person's name, a role's name — also cut to 80 characters (docs/organizations.md). Done here,
+ * where text becomes a message, so that no caller can forget it, and a variable added later is cut unless listed.
+ */
+function plainVars(vars: TemplateVars): TemplateVars {
+  return Object.fromEntries(Object.entries(vars).map(([key, value]) =>
+    [key, typeof value === 'string' ? plainLine(value, NOT_CUT.has(key) ? undefined : MAX_USER_TEXT) : value]));
+}
+
+export function renderEmail(purpose: Purpose, language: Language, raw: TemplateVars): RenderedEmail {
   const copy = COPY[purpose][language];
+  const vars = plainVars(raw);
   const lines = copy.lines(vars);
   const linkLabel = language === 'fr' ? 'Ouvrir le lien' : 'Open the link';
   const text = [...lines, ...(vars.link ? ['', vars.link] : [])].join('\n');
@@ -207,10 +229,12 @@ export function renderEmail(purpose: Purpose, language: Language, vars: Template
     + lines.map((l) => `<p>${escapeHtml(l)}</p>`).join('')
     + (vars.link ? `<p><a href="${escapeHtml(vars.link)}">${linkLabel}</a></p>` : '')
     + '</body></html>';
-  return { subject: copy.subject(vars), text, html };
+  // The subject is a header: nothing in it may start another one.
+  return { subject: plainLine(copy.subject(vars)), text, html };
 }
 
-export function renderSms(purpose: Purpose, language: Language, vars: TemplateVars): string {
+export function renderSms(purpose: Purpose, language: Language, raw: TemplateVars): string {
   const copy = COPY[purpose][language];
+  const vars = plainVars(raw);
   return copy.sms ? copy.sms(vars) : [...copy.lines(vars), ...(vars.link ? [vars.link] : [])].join(' ');
 }

@@ -42,3 +42,14 @@ it('removes social-login states and second-factor hand-overs expired more than a
   assert.equal((await t.container.db.selectFrom('social_mfa_tokens').select('id').execute()).length, 1);
   assert.ok(lines.some((l) => /^2 social-login states and second-factor hand-overs/.test(l)), lines.join('\n'));
 });
+
+it('removes invitation sends older than a day, the longest window the invitation limits count, and keeps the others', async () => {
+  await t.reset();
+  const now = t.clock.now();
+  const send = (seconds: number) => ({ inviter_id: 1, organization_id: 1, sent_at: addSeconds(now, -seconds) });
+  await t.container.db.insertInto('invitation_sends').values([send(86_401), send(86_399), send(60)]).execute();
+  const lines: string[] = [];
+  await cleanupJob(t.container, (l) => lines.push(l));
+  assert.equal((await t.container.db.selectFrom('invitation_sends').select('sent_at').execute()).length, 2);
+  assert.ok(lines.some((l) => /^1 invitation sends older than a day removed/.test(l)), lines.join('\n'));
+});

@@ -96,6 +96,11 @@ export const findInvitee = (db: Executor, userId: number) =>
   db.selectFrom('users').select(['id', 'email', 'is_email_verified']).where('id', '=', userId).where('deleted_at', 'is', null)
     .executeTakeFirst();
 
+/** Whether the inviter may invite (a verified address), and how the email names them. */
+export const findInviter = (db: Executor, userId: number) =>
+  db.selectFrom('users').select(['id', 'email', 'is_email_verified', 'first_name', 'last_name']).where('id', '=', userId)
+    .where('deleted_at', 'is', null).executeTakeFirst();
+
 /**
  * Runs on every sign-in while organizations are on: the pending, unexpired invitations for the account's address,
  * only when that address is verified. One statement, compiled once: a primary-key lookup of the account, then the

@@ -13,6 +13,7 @@ import type { OrgContext } from './org-context.js';
 import { grantRefusal, OWNER } from './org-roles.js';
 import { DEFAULT_INVITATION_DAYS, toInvitation, type InvitationListInput, type InviteInput } from './invitations.schemas.js';
 import * as repo from './invitations.repo.js';
+import { countInvitation } from './invitation-limits.js';
 import * as memberRepo from './members.repo.js';
 import type { MemberService } from './members.service.js';
 import * as orgs from './organizations.repo.js';
@@ -44,13 +45,18 @@ export function createInvitationService({ db, clock, config, audit, outbox, memb
     if (refusal) throw new AppError(refusal);
     const { organization } = context;
     const days = input.expires_in_days ?? DEFAULT_INVITATION_DAYS;
-    const [recipient, inviter] = await Promise.all([repo.findAccountByEmail(db, email), memberRepo.findUserSummary(db, actor.userId)]);
+    const [recipient, inviter] = await Promise.all([repo.findAccountByEmail(db, email), repo.findInviter(db, actor.userId)]);
+    // docs/organizations.md: Gatehouse sends invitations from its own address, so only an account that proved its
+    // address sends them, and the email names that address.
+    if (!inviter?.email || !inviter.is_email_verified) throw new AppError('EMAIL_NOT_VERIFIED');
+    const inviterEmail = inviter.email;
     const token = newOpaqueToken();
     const now = clock.now();
     const expiresAt = addSeconds(now, days * DAY);
     const view = await db.transaction().execute(async (trx) => {
       // Under the organization's lock: a concurrent invitation to the same address cannot leave two pending.
       await orgs.lockOrganization(trx, organization.id);
+      await countInvitation(trx, actor.userId, organization.id, now);
       if (await repo.isMemberByEmail(trx, organization.id, email)) throw new AppError('ALREADY_MEMBER');
       const replaced = await repo.expirePending(trx, organization.id, email);
       const { id } = await repo.insertInvitation(trx, {
@@ -60,11 +66,12 @@ export function createInvitationService({ db, clock, config, audit, outbox, memb
       await audit.record({ event_type: 'organization_invitation_created', user_id: recipient?.id ?? null, ...auditOf(actor),
         details: { organization_id: organization.id, invitation_id: id, email, role: role.code, expires_at: expiresAt.toISOString(),
           replaced: replaced.map((r) => r.id) } }, trx);
-      const inviterName = inviter ? [inviter.first_name, inviter.last_name].join(' ').trim() || inviter.email : null;
+      const inviterName = [inviter.first_name, inviter.last_name].join(' ').trim();
       await outbox.enqueue(trx, {
         channel: 'email', to: email, purpose: 'invitation', language: recipient?.language ?? null, expiresAt,
         vars: {
-          organization: organization.name, role: role.name, days, ...(inviterName ? { inviter: inviterName } : {}),
+          organization: organization.name, role: role.name, days, inviter_email: inviterEmail,
+          ...(inviterName ? { inviter: inviterName } : {}),
           ...(config.ORG_INVITATION_URL ? { link: linkWithToken(config.ORG_INVITATION_URL, token.raw) } : { token: token.raw }),
         },
         dedupKey: `org_invitation:${id}`,

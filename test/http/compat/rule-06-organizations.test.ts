@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { createTestApp, type TestApp } from '../../helpers/test-app.js';
 import { agentApi, delegate, expectError } from '../agents/helpers.js';
-import { accounts, auditEvents, createOrg, expectStatus, join, ORG_ENV, type Account } from '../organizations/helpers.js';
+import { accounts, auditEvents, createOrg, expectStatus, join, ORG_ENV, verifyEmails, type Account } from '../organizations/helpers.js';
 
 /** What the SDK's HTTP client sends on every call (the application headers are added by `t.api`). */
 const SDK_HEADERS = { 'content-type': 'application/json', accept: 'application/json' };
@@ -110,6 +110,7 @@ describe('SDK-COMPAT rule 6: organizations keyed by slug', () => {
   });
 
   it('POST organizations/<slug>/invitations/ invites into the path\'s organization', async () => {
+    await verifyEmails(t, admin, member);
     const invited = expectStatus(await sdk('POST', 'organizations/acme/invitations/', admin,
       { email: 'new@example.com', role_code: 'member', expires_in_days: 3 }), 201);
     assert.deepEqual([invited.email, invited.role, invited.organization.slug, invited.invited_by.id, typeof invited.token],
