@@ -19,6 +19,7 @@ import * as m0017 from './0017_signing_keys.js';
 import * as m0018 from './0018_webhooks.js';
 import * as m0019 from './0019_rate_limit_counters.js';
 import * as m0020 from './0020_public_applications.js';
+import * as m0023 from './0023_webhook_delivery_attempts.js';
 
 /** Every migration, in order. Migrations are frozen once released: add a new one, never edit an old one. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -42,4 +43,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0018_webhooks': m0018,
   '0019_rate_limit_counters': m0019,
   '0020_public_applications': m0020,
+  '0023_webhook_delivery_attempts': m0023,
 };

@@ -99,13 +99,27 @@ export const findDelivery = (db: Executor, webhookId: number, id: number) =>
 
 export type DeliveryRow = Omit<NonNullable<Awaited<ReturnType<typeof findDelivery>>>, 'user_id'>;
 
+/** One attempt as stored, inside a delivery's `attempt_history` (a JSON time is a string). */
+export interface AttemptJson {
+  attempt: number;
+  attempted_at: string;
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number;
+}
+
+/** A listed delivery's attempts, oldest first: one subquery per row of the page, on the attempts' primary key. */
+const attemptHistory = sql<AttemptJson[]>`(select coalesce(json_agg(json_build_object('attempt', a.attempt,
+  'attempted_at', a.attempted_at, 'status_code', a.status_code, 'error', a.error, 'duration_ms', a.duration_ms)
+  order by a.attempt), '[]') from webhook_delivery_attempts a where a.delivery_id = webhook_deliveries.id)`;
+
 export async function listDeliveries(db: Executor, webhookId: number, filter: { status?: string | undefined; type?: string | undefined },
   limit: number, offset: number) {
   let q = db.selectFrom('webhook_deliveries').where('webhook_id', '=', webhookId);
   if (filter.status !== undefined) q = q.where('status', '=', filter.status as 'pending');
   if (filter.type !== undefined) q = q.where('type', '=', filter.type);
   const [rows, total] = await Promise.all([
-    q.select(DELIVERY_COLUMNS).orderBy('id', 'desc').limit(limit).offset(offset).execute(),
+    q.select(DELIVERY_COLUMNS).select(attemptHistory.as('attempt_history')).orderBy('id', 'desc').limit(limit).offset(offset).execute(),
     q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ]);
   return { rows, count: Number(total.n) };
