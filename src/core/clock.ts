@@ -15,6 +15,15 @@ export function fixedClock(start: Date = new Date()): Clock & { set(d: Date): vo
   };
 }
 
+/**
+ * Milliseconds since the stopwatch started, on the monotonic timer: a duration is measured, not read from the clock
+ * (a test clock stands still, and the wall clock may jump).
+ */
+export function stopwatch(): () => number {
+  const started = performance.now();
+  return () => Math.round(performance.now() - started);
+}
+
 export const addSeconds = (d: Date, seconds: number): Date => new Date(d.getTime() + seconds * 1000);
 
 export const toIso = (d: Date | string | null | undefined): string | null => {

@@ -587,6 +587,19 @@ export interface WebhookDeliveriesTable {
   delivered_at: NullableTimestamp;
 }
 
+/** One attempt at a delivery, as the deliveries list shows it: never the receiver's answer body. */
+export interface WebhookDeliveryAttemptsTable {
+  delivery_id: number;
+  /** 1 for the first attempt: the delivery's `attempts` when it was made. */
+  attempt: number;
+  attempted_at: Timestamp;
+  /** The receiver's HTTP status, or null when there was no answer (see `error`). */
+  status_code: number | null;
+  /** Why the attempt failed (`HTTP 500`, `connect ECONNREFUSED …`, `refused: …`), or null when it was delivered. */
+  error: string | null;
+  duration_ms: number;
+}
+
 export interface DatabaseSchema {
   applications: ApplicationsTable;
   users: UsersTable;
@@ -625,6 +638,7 @@ export interface DatabaseSchema {
   signing_keys: SigningKeysTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  webhook_delivery_attempts: WebhookDeliveryAttemptsTable;
   rate_limit_counters: RateLimitCountersTable;
   invitation_sends: InvitationSendsTable;
 }

@@ -68,13 +68,15 @@ const signInQuery = (unlessLocked: boolean, withEvent: boolean, withWebhook: boo
       insert into audit_events (event_type, severity, user_id, application_id, ip_address, user_agent, details, created_at)
       select 'login', 'info', ${a.id}::bigint, ${a.applicationId}::bigint, ${a.ip}::text, ${a.userAgent}::text,
         jsonb_build_object('method', ${a.method}::text, 'session_id', s.id), ${a.now}::timestamptz from s)` : sql``;
-  // The `session.created` webhook event (webhooks/webhook-events.service.ts), one delivery per subscribed webhook.
+  // The `session.created` webhook event (webhooks/webhook-events.service.ts), one delivery per subscribed webhook. The
+  // webhooks are locked as webhooks.repo.ts `insertEvent` does: one deleted meanwhile is skipped, never a failed login.
   const webhook = withWebhook ? sql`, wh as (
       insert into webhook_deliveries (webhook_id, event_id, type, payload, user_id, next_attempt_at, created_at)
       select w.id, ${a.eventId}::text, 'session.created', jsonb_build_object('user_id', ${a.id}::bigint, 'session_id', s.id,
         'application_id', ${a.applicationId}::bigint, 'method', ${a.method}::text, 'scope', ${a.scope}::text, 'ip_address', ${a.ip}::text),
         ${a.id}::bigint, ${a.now}::timestamptz, ${a.now}::timestamptz
-      from s cross join webhooks w where w.is_active and w.events @> '["session.created"]'::jsonb)` : sql``;
+      from s cross join webhooks w where w.is_active and w.events @> '["session.created"]'::jsonb
+      for key share of w)` : sql``;
   return { compile: () => sql<SignInRow>`
     with snap as (select sessions_version from users where id = ${a.id}),
     lk as (select sessions_version, locked_until from users where id = ${a.id} for update),

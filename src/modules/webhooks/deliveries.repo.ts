@@ -41,22 +41,35 @@ export interface AttemptOutcome {
   error: string | null;
 }
 
+/** One attempt as the deliveries list keeps it: when it started, how it ended, how long it took. */
+export interface AttemptRecord extends AttemptOutcome {
+  at: Date;
+  durationMs: number;
+}
+
 /**
- * Records the attempt this worker made. Only while it still holds the claim (same attempt, still `sending`): a worker
- * whose lease ran out meanwhile changes nothing.
+ * Records the attempt this worker made: the delivery's new state and the attempt's own row, in one statement, so the
+ * history never lacks an attempt the state counts. Only while the worker still holds the claim (same attempt, still
+ * `sending`): a worker whose lease ran out meanwhile, or whose delivery went with its webhook, changes nothing.
  */
-const finishAttempt = (db: Executor, d: { id: number; attempts: number }, values: Record<string, unknown>) =>
-  db.updateTable('webhook_deliveries').set({ ...values, locked_until: null })
-    .where('id', '=', d.id).where('attempts', '=', d.attempts).where('status', '=', 'sending').execute();
+const finishAttempt = (db: Executor, d: { id: number; attempts: number }, values: Record<string, unknown>, a: AttemptRecord) =>
+  db.with('done', (qb) => qb.updateTable('webhook_deliveries').set({ ...values, locked_until: null })
+    .where('id', '=', d.id).where('attempts', '=', d.attempts).where('status', '=', 'sending').returning(['id', 'attempts']))
+    .insertInto('webhook_delivery_attempts')
+    .columns(['delivery_id', 'attempt', 'attempted_at', 'status_code', 'error', 'duration_ms'])
+    .expression((eb) => eb.selectFrom('done').select(['done.id', 'done.attempts', sql<Date>`${a.at}::timestamptz`.as('attempted_at'),
+      sql<number | null>`${a.statusCode}::int`.as('status_code'), sql<string | null>`${a.error}::text`.as('error'),
+      sql<number>`${Math.max(0, Math.round(a.durationMs))}::int`.as('duration_ms')]))
+    .execute();
 
-export const markDelivered = (db: Executor, d: { id: number; attempts: number }, statusCode: number, now: Date) =>
-  finishAttempt(db, d, { status: 'delivered', delivered_at: now, next_attempt_at: null, last_status_code: statusCode, last_error: null });
+export const markDelivered = (db: Executor, d: { id: number; attempts: number }, now: Date, a: AttemptRecord) =>
+  finishAttempt(db, d, { status: 'delivered', delivered_at: now, next_attempt_at: null, last_status_code: a.statusCode, last_error: null }, a);
 
-export const markRetry = (db: Executor, d: { id: number; attempts: number }, at: Date, o: AttemptOutcome) =>
-  finishAttempt(db, d, { status: 'pending', next_attempt_at: at, last_status_code: o.statusCode, last_error: o.error });
+export const markRetry = (db: Executor, d: { id: number; attempts: number }, at: Date, a: AttemptRecord) =>
+  finishAttempt(db, d, { status: 'pending', next_attempt_at: at, last_status_code: a.statusCode, last_error: a.error }, a);
 
-export const markFailed = (db: Executor, d: { id: number; attempts: number }, o: AttemptOutcome) =>
-  finishAttempt(db, d, { status: 'failed', next_attempt_at: null, last_status_code: o.statusCode, last_error: o.error });
+export const markFailed = (db: Executor, d: { id: number; attempts: number }, a: AttemptRecord) =>
+  finishAttempt(db, d, { status: 'failed', next_attempt_at: null, last_status_code: a.statusCode, last_error: a.error }, a);
 
 /** Deliveries waiting to be sent (health and operations). */
 

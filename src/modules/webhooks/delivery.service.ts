@@ -1,4 +1,4 @@
-import { addSeconds, type Clock } from '../../core/clock.js';
+import { addSeconds, stopwatch, type Clock } from '../../core/clock.js';
 import { repeatingPass } from '../../core/repeating-pass.js';
 import { backlogOf } from '../../db/backlog.js';
 import type { Db } from '../../db/database.js';
@@ -71,18 +71,21 @@ export function createWebhookDeliveryService({ db, clock, sealer, allowPrivate, 
   }
 
   async function deliverOne(d: repo.ClaimedDelivery, report: DeliveryReport): Promise<void> {
+    const at = clock.now();
+    const elapsed = stopwatch();
     const outcome = await attempt(d);
+    const record: repo.AttemptRecord = { at, durationMs: elapsed(), statusCode: outcome.statusCode, error: outcome.error };
     if (outcome.ok) {
-      await repo.markDelivered(db, d, outcome.statusCode!, clock.now());
+      await repo.markDelivered(db, d, clock.now(), record);
       report.delivered++;
       return;
     }
     onError(`webhook ${d.webhook_id} delivery ${d.id} (${d.type}) failed on attempt ${d.attempts}: ${outcome.error}`);
     if (outcome.final || d.attempts >= MAX_ATTEMPTS) {
-      await repo.markFailed(db, d, outcome);
+      await repo.markFailed(db, d, record);
       report.failed++;
     } else {
-      await repo.markRetry(db, d, addSeconds(clock.now(), backoffSeconds(d.attempts)), outcome);
+      await repo.markRetry(db, d, addSeconds(clock.now(), backoffSeconds(d.attempts)), record);
       report.retried++;
     }
   }

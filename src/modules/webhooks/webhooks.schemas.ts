@@ -3,7 +3,7 @@ import { toIso } from '../../core/clock.js';
 import { ListQuery } from '../../core/listing.js';
 import { Body, Nullable } from '../../http/schema.js';
 import { WEBHOOK_EVENTS } from './events.js';
-import type { DeliveryRow, WebhookRow } from './webhooks.repo.js';
+import type { AttemptJson, DeliveryRow, WebhookRow } from './webhooks.repo.js';
 
 const Url = Type.String({ minLength: 1, maxLength: 2048, description: 'Absolute http(s) URL receiving the POSTs' });
 const Events = Type.Array(Type.String({ maxLength: 64 }), { minItems: 1, maxItems: WEBHOOK_EVENTS.length, uniqueItems: false,
@@ -72,6 +72,16 @@ export type DeliveryListInput = Static<typeof DeliveryListQuery>;
 
 export const DeliveryParams = Type.Object({ id: Type.String(), delivery_id: Type.String() });
 
+/** One attempt at a delivery: never the receiver's answer body, never a secret. */
+export const DeliveryAttempt = Type.Object({
+  attempt: Type.Integer({ description: '1 for the first attempt' }),
+  attempted_at: Type.String({ format: 'date-time', description: 'When the attempt started' }),
+  status_code: Nullable(Type.Integer({ description: 'The receiver\'s HTTP status; null when it did not answer' })),
+  error: Nullable(Type.String({ description: 'Why the attempt failed (HTTP 500, connect ECONNREFUSED …, no answer within 10 s, '
+    + 'refused: …); null when it was delivered' })),
+  duration_ms: Type.Integer({ description: 'From the address check to the end of the answer, or to the failure' }),
+});
+
 /** A delivery with its attempts and the event's data as sent (never a secret, a code or a token). */
 export const DeliveryResponse = Type.Object({
   id: Type.Integer(),
@@ -79,7 +89,7 @@ export const DeliveryResponse = Type.Object({
   event_id: Type.String({ description: 'The webhook-id header: the same on every attempt and replay' }),
   type: Type.String(),
   status: DeliveryStatus,
-  attempts: Type.Integer(),
+  attempts: Type.Integer({ description: 'How many attempts were made' }),
   next_attempt_at: Nullable(Type.String({ format: 'date-time' })),
   last_status_code: Nullable(Type.Integer()),
   last_error: Nullable(Type.String()),
@@ -87,12 +97,18 @@ export const DeliveryResponse = Type.Object({
   created_at: Type.String({ format: 'date-time' }),
   delivered_at: Nullable(Type.String({ format: 'date-time' })),
   payload: Type.Record(Type.String(), Type.Unknown(), { description: 'The event\'s data, as sent' }),
+  attempt_history: Type.Array(DeliveryAttempt, { description: 'Each attempt, oldest first' }),
 });
 
-export const toDelivery = (d: DeliveryRow) => ({
+const toAttempt = (a: AttemptJson) => ({ attempt: a.attempt, attempted_at: toIso(a.attempted_at)!, status_code: a.status_code,
+  error: a.error, duration_ms: a.duration_ms });
+
+/** A delivery as listed; a delivery just queued (a replay, the ping) has no attempt yet. */
+export const toDelivery = (d: DeliveryRow & { attempt_history?: AttemptJson[] }) => ({
   id: d.id, webhook_id: d.webhook_id, event_id: d.event_id, type: d.type, status: d.status, attempts: d.attempts,
   next_attempt_at: toIso(d.next_attempt_at), last_status_code: d.last_status_code, last_error: d.last_error, replay_of: d.replay_of,
   created_at: toIso(d.created_at)!, delivered_at: toIso(d.delivered_at), payload: d.payload,
+  attempt_history: (d.attempt_history ?? []).map(toAttempt),
 });
 
 export const ReplayResponse = Type.Object({ message: Type.String(), delivery: DeliveryResponse });

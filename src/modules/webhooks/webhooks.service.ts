@@ -96,7 +96,11 @@ export function createWebhookService({ db, clock, config, audit, sealer, events,
     return toWebhook(row);
   }
 
-  /** DELETE webhooks/<id>/: the webhook and its deliveries, pending ones included, are gone. */
+  /**
+   * DELETE webhooks/<id>/: the webhook and its deliveries, pending ones included, are gone. A transaction writing an
+   * event for it holds it locked (webhooks.repo.ts `insertEvent`): the deletion waits for it, then takes its delivery
+   * along, and never fails it.
+   */
   async function remove(actor: Actor, id: number) {
     await db.transaction().execute(async (trx) => {
       if ((await repo.deleteWebhook(trx, id)) === 0) throw new AppError('NOT_FOUND');
@@ -124,9 +128,10 @@ export function createWebhookService({ db, clock, config, audit, sealer, events,
     const now = clock.now();
     const row = await db.transaction().execute(async (trx) => {
       const created = await repo.insertDelivery(trx, {
-        webhook_id: id, event_id: original.event_id, type: original.type, payload: JSON.stringify(original.payload),
-        user_id: original.user_id, next_attempt_at: now, created_at: original.created_at, replay_of: original.id,
+        webhookId: id, eventId: original.event_id, type: original.type, data: JSON.stringify(original.payload),
+        userId: original.user_id, now, createdAt: original.created_at, replayOf: original.id,
       });
+      if (!created) throw new AppError('NOT_FOUND'); // the webhook or the delivery was deleted meanwhile
       await audit.record({ event_type: 'webhook_delivery_replayed', ...auditOrigin(actor),
         details: { webhook_id: id, delivery_id: deliveryId, replay_id: created.id } }, trx);
       return created;
@@ -142,10 +147,11 @@ export function createWebhookService({ db, clock, config, audit, sealer, events,
     if (!webhook.is_active) throw AppError.validation({ is_active: ['The webhook is inactive: activate it to send a test event.'] });
     const now = clock.now();
     const row = await repo.insertDelivery(db, {
-      webhook_id: id, event_id: newEventId(), type: 'webhook.test',
-      payload: JSON.stringify({ webhook_id: id, message: 'This is a test event from Gatehouse.' }),
-      user_id: null, next_attempt_at: now, created_at: now,
+      webhookId: id, eventId: newEventId(), type: 'webhook.test',
+      data: JSON.stringify({ webhook_id: id, message: 'This is a test event from Gatehouse.' }),
+      userId: null, now, createdAt: now, replayOf: null,
     });
+    if (!row) throw new AppError('NOT_FOUND'); // the webhook was deleted meanwhile
     delivery.kickSoon();
     return { message: 'Test event queued', delivery: toDelivery(row) };
   }

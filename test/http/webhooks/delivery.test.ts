@@ -38,9 +38,10 @@ describe('webhook delivery', () => {
     // A pass also starts on its own right after the commit: states are asserted, not which pass made them.
     await deliver(t);
     const [first] = (await deliveries()).results;
-    assert.deepEqual({ ...first, id: 0, event_id: '', created_at: '', payload: null }, { id: 0, webhook_id: webhookId, event_id: '',
-      type: 'user.created', status: 'pending', attempts: 1, next_attempt_at: new Date(t.clock.now().getTime() + 10_000).toISOString(),
-      last_status_code: 500, last_error: 'HTTP 500', replay_of: null, created_at: '', delivered_at: null, payload: null });
+    assert.deepEqual({ ...first, id: 0, event_id: '', created_at: '', payload: null, attempt_history: null }, { id: 0,
+      webhook_id: webhookId, event_id: '', type: 'user.created', status: 'pending', attempts: 1,
+      next_attempt_at: new Date(t.clock.now().getTime() + 10_000).toISOString(), last_status_code: 500, last_error: 'HTTP 500',
+      replay_of: null, created_at: '', delivered_at: null, payload: null, attempt_history: null });
     // Not due yet: nothing is sent.
     assert.deepEqual(await deliver(t), { delivered: 0, retried: 0, failed: 0 });
     assert.equal(receiver.requests.length, 1);
@@ -61,6 +62,31 @@ describe('webhook delivery', () => {
     assert.equal(done.delivered_at, t.clock.now().toISOString());
   });
 
+  it('lists each attempt of a delivery: when it started, the status code or the error, how long it took', async () => {
+    receiver.status = 500;
+    receiver.delayMs = 50; // a slow receiver: the duration is measured, whatever the test clock says
+    await account(t, { email: 'ann@example.com' });
+    const firstAt = t.clock.now().toISOString();
+    await deliver(t);
+    t.clock.advance(10);
+    const secondAt = t.clock.now().toISOString();
+    receiver.status = 200;
+    receiver.delayMs = 0;
+    await deliver(t);
+    const [d] = (await deliveries()).results;
+    // The fields that were there before stay, and tell the last attempt.
+    assert.deepEqual([d.status, d.attempts, d.last_status_code, d.last_error, d.delivered_at], ['delivered', 2, 200, null, secondAt]);
+    assert.deepEqual(d.attempt_history.map((a: { duration_ms: number }) => ({ ...a, duration_ms: typeof a.duration_ms })), [
+      { attempt: 1, attempted_at: firstAt, status_code: 500, error: 'HTTP 500', duration_ms: 'number' },
+      { attempt: 2, attempted_at: secondAt, status_code: 200, error: null, duration_ms: 'number' },
+    ]);
+    assert.ok(d.attempt_history[0].duration_ms >= 40, `the first attempt waited 50 ms for its answer: ${d.attempt_history[0].duration_ms}`);
+    assert.deepEqual(receiver.requests.map((r) => r.answered), [500, 200]);
+    // The receiver's answer is never stored: only its status.
+    const rows = await t.container.db.selectFrom('webhook_delivery_attempts').selectAll().orderBy('attempt').execute();
+    assert.deepEqual(rows.map((r) => [r.delivery_id, r.attempt, r.status_code]), [[d.id, 1, 500], [d.id, 2, 200]]);
+  });
+
   it('loses nothing while the receiver is down (connection refused), and delivers once it listens again', async () => {
     await receiver.stop();
     await account(t, { email: 'ann@example.com' });
@@ -70,6 +96,13 @@ describe('webhook delivery', () => {
     assert.equal(rows.length, 2);
     assert.ok(rows.every((r) => r.status === 'pending' && r.attempts === 1 && r.last_status_code === null
       && /ECONNREFUSED/.test(r.last_error!)));
+    for (const d of (await deliveries()).results) {
+      assert.equal(d.attempt_history.length, 1);
+      const [refused] = d.attempt_history;
+      assert.deepEqual([refused.attempt, refused.status_code, refused.attempted_at], [1, null, t.clock.now().toISOString()]);
+      assert.match(refused.error, /^connect ECONNREFUSED 127\.0\.0\.1:\d+$/);
+      assert.equal(typeof refused.duration_ms, 'number');
+    }
     await receiver.start();
     t.clock.advance(10);
     await deliver(t);
@@ -114,6 +147,7 @@ describe('webhook delivery', () => {
 
   it('checks the address again at every delivery: with private URLs refused, the delivery fails with the reason', async () => {
     const strict = await createTestApp({ env: { SVC_WEBHOOK_ALLOW_PRIVATE_URLS: 'false' } });
+    strict.clock.set(t.clock.now()); // the two instances agree on the time, as instances of one deployment do
     try {
       // Accepted while private URLs were allowed (or a name that resolved to a public address then): refused at delivery.
       await strict.container.services.users.create({ email: 'ann@example.com', password: 'a long enough password' });
@@ -125,6 +159,9 @@ describe('webhook delivery', () => {
     assert.deepEqual([row!.status, row!.attempts, row!.next_attempt_at, row!.last_status_code], ['failed', 1, null, null]);
     assert.equal(row!.last_error, 'refused: The host resolves to a forbidden address (127.0.0.1 is not a public address).');
     assert.equal(receiver.requests.length, 0);
+    const [listed] = (await deliveries()).results;
+    assert.deepEqual(listed.attempt_history.map((a: object) => ({ ...a, duration_ms: 0 })), [{ attempt: 1,
+      attempted_at: t.clock.now().toISOString(), status_code: null, error: row!.last_error, duration_ms: 0 }]);
   });
 
   it('sends the webhook.test ping, lists deliveries paged and filtered, and replays one with the same webhook-id', async () => {
@@ -145,9 +182,13 @@ describe('webhook delivery', () => {
     assert.equal((await deliveries('?status=pending')).count, 0);
 
     const replay = expectStatus(await api('POST', `webhooks/${webhookId}/deliveries/${banned.id}/replay/`), 202);
-    assert.deepEqual([replay.delivery.event_id, replay.delivery.replay_of, replay.delivery.status, replay.delivery.created_at],
-      [banned.event_id, banned.id, 'pending', banned.created_at]);
+    assert.deepEqual([replay.delivery.event_id, replay.delivery.replay_of, replay.delivery.status, replay.delivery.created_at,
+      replay.delivery.attempt_history], [banned.event_id, banned.id, 'pending', banned.created_at, []]);
     await deliver(t);
+    // The replay's attempt is its own; the original keeps the one it had.
+    const [replayed, original] = (await deliveries('?type=user.banned')).results;
+    assert.deepEqual([replayed.id, replayed.attempt_history.map((a: { status_code: number }) => a.status_code)], [replay.delivery.id, [204]]);
+    assert.deepEqual([original.id, original.attempt_history.length], [banned.id, 1]);
     const events = receiver.verified(secret);
     assert.deepEqual(events.map((e) => e.type), ['webhook.test', 'user.created', 'user.banned', 'user.banned']);
     assert.equal(events[2]!.id, events[3]!.id);
@@ -175,13 +216,18 @@ describe('webhook delivery', () => {
     t.clock.advance(10);
     // A delivery finished 31 days ago is removed by the job (kept 30 days); the recent ones stay listed.
     const old = new Date(t.clock.now().getTime() - 31 * 86_400_000);
-    await t.container.db.insertInto('webhook_deliveries').values({ webhook_id: webhookId, event_id: 'msg_old', type: 'webhook.test',
-      payload: '{}', user_id: null, status: 'delivered', attempts: 1, created_at: old, delivered_at: old }).execute();
+    const { id: oldId } = await t.container.db.insertInto('webhook_deliveries').values({ webhook_id: webhookId, event_id: 'msg_old',
+      type: 'webhook.test', payload: '{}', user_id: null, status: 'delivered', attempts: 1, created_at: old, delivered_at: old })
+      .returning('id').executeTakeFirstOrThrow();
+    await t.container.db.insertInto('webhook_delivery_attempts').values({ delivery_id: oldId, attempt: 1, attempted_at: old,
+      status_code: 204, error: null, duration_ms: 12 }).execute();
     const lines: string[] = [];
     const result = await JOBS.webhooks!.run(t.container, (line) => lines.push(line));
     assert.equal(result.summary, '1 delivered, 0 to retry, 0 given up, 1 old deliveries removed');
     assert.equal(receiver.verified(secret).length, 2);
     assert.deepEqual((await deliveryRows(t, webhookId)).map((d) => d.status), ['delivered', 'delivered']);
+    const kept = await t.container.db.selectFrom('webhook_delivery_attempts').select('delivery_id').execute();
+    assert.ok(kept.length > 0 && kept.every((a) => a.delivery_id !== oldId), 'the removed delivery took its attempts along');
   });
 
   it('two instances sharing the database never deliver the same attempt twice', async () => {

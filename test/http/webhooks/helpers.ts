@@ -52,5 +52,6 @@ export async function freshStart(t: TestApp, receiver: WebhookReceiver): Promise
   if (!receiver.listening) await receiver.start(); // a test that failed during an outage does not take the next ones down
   receiver.requests = [];
   receiver.status = 204;
+  receiver.delayMs = 0;
   return webhookAdmin(t);
 }

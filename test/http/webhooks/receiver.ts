@@ -21,12 +21,14 @@ export interface VerifiedEvent {
 /**
  * A webhook receiver on loopback, as an integrator would write one: it records every request, and `verified()`
  * checks each signature with the `standardwebhooks` reference library before trusting the body. `status` sets what
- * it answers (500: an outage that still answers); `stop()` and `start()` take it down and bring it back on the same
+ * it answers (500: an outage that still answers) and `delayMs` how late; `stop()` and `start()` take it down and bring it back on the same
  * port (an outage that refuses connections).
  */
 export class WebhookReceiver {
   requests: ReceivedRequest[] = [];
   status = 204;
+  /** How long it takes to answer, in milliseconds (a slow receiver). */
+  delayMs = 0;
   port = 0;
   private server: Server | undefined;
 
@@ -38,8 +40,11 @@ export class WebhookReceiver {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        this.requests.push({ headers: req.headers, raw: Buffer.concat(chunks).toString('utf8'), answered: this.status });
-        res.writeHead(this.status).end();
+        const answered = this.status;
+        this.requests.push({ headers: req.headers, raw: Buffer.concat(chunks).toString('utf8'), answered });
+        const answer = () => res.writeHead(answered).end();
+        if (this.delayMs > 0) setTimeout(answer, this.delayMs);
+        else answer();
       });
     });
     await new Promise<void>((resolve) => server.listen(this.port, '127.0.0.1', () => resolve()));
