@@ -70,6 +70,8 @@ export async function buildApp(container: Container, opts: BuildAppOptions = {})
     keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
     http: { headersTimeout: HEADERS_TIMEOUT_MS, connectionsCheckingInterval: CONNECTIONS_CHECK_INTERVAL_MS, maxHeaderSize: MAX_HEADER_BYTES },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    // `gatehouse serve` drains the server itself before closing the app (src/http/drain.ts), so this and
+    // `forceCloseConnections` below only apply to an embedder that closes the app while it still serves.
     return503OnClosing: true,
     // Malformed URLs and over-long path parameters get the catalogue's shapes too.
     frameworkErrors: errorHandler,

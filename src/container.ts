@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Config } from './config/settings.js';
 import { systemClock, type Clock } from './core/clock.js';
+import { createLifecycle } from './core/lifecycle.js';
 import { createOpsStats } from './core/ops-stats.js';
 import { throttled } from './core/throttle.js';
 import { createChangeBus } from './db/change-bus.js';
@@ -91,6 +92,7 @@ export async function buildContainer(opts: ContainerOptions) {
   const secretKey = config.ENCRYPTION_KEY ?? config.JWT_SECRET_KEY!;
   const onError = opts.onError ?? ((m: string) => process.stderr.write(`${m}\n`));
   const stats = createOpsStats();
+  const lifecycle = createLifecycle();
   redis?.on('error', () => stats.redisError());
   // Caches of other instances are dropped within a second of a change made here (DECISIONS.md "Several instances").
   const changes = createChangeBus({ database, redis, redisChannel: `${config.REDIS_KEY_PREFIX}changes`,
@@ -191,6 +193,7 @@ export async function buildContainer(opts: ContainerOptions) {
     redis,
     changes,
     stats,
+    lifecycle,
     inbox,
     services: {
       outbox, applications, audit, users, rbac, keys, sessions, bearer, lockout, login, registration, auth, profile,

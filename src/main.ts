@@ -1,4 +1,4 @@
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { loadConfig, type Env, type LoadedConfig } from './config/load.js';
@@ -10,6 +10,7 @@ import type { Db } from './db/database.js';
 import { migrateToLatest } from './db/migrator.js';
 import { openRedis } from './db/redis.js';
 import { seed, seedOptionsOf } from './db/seed/seed.js';
+import { trackConnections, type ConnectionDrain } from './http/drain.js';
 import { startScheduler } from './jobs/scheduler.js';
 
 export interface Runtime {
@@ -45,14 +46,16 @@ export async function openRuntime(env: Env, opts: RuntimeOptions = {}): Promise<
   DATABASE_ERROR_LOG_INTERVAL_MS, () => systemClock.now().getTime());
   const database = await openDatabase(loaded.config, { boundQueries: opts.boundQueries, onConnectionError });
   const redis = opts.redis && loaded.config.REDIS_URL ? await openRedis(loaded.config.REDIS_URL, warn) : null;
+  let closing: Promise<void> | undefined;
   try {
     const container = await buildContainer({ config: loaded.config, database, redis });
     return {
       loaded, database, container,
-      close: async () => {
+      // Once: a shutdown that timed out closes what the drain may have begun closing.
+      close: () => (closing ??= (async () => {
         await database.close();
         if (redis) await redis.quit().catch(() => redis.disconnect());
-      },
+      })()),
     };
   } catch (err) {
     await database.close();
@@ -83,6 +86,7 @@ async function migrateAndSeed(runtime: Runtime): Promise<void> {
 /** Migrates (unless told not to), listens, and drains in-flight requests on SIGTERM/SIGINT. */
 export async function serve(env: Env, opts: ServeOptions): Promise<void> {
   let app: FastifyInstance | undefined;
+  let connections: ConnectionDrain | undefined;
   const runtime = await openRuntime(env, {
     redis: true,
     boundQueries: true,
@@ -94,6 +98,7 @@ export async function serve(env: Env, opts: ServeOptions): Promise<void> {
     if (opts.migrate) await migrateAndSeed(runtime);
     await opts.beforeListen?.(runtime);
     app = await buildApp(runtime.container);
+    connections = trackConnections(app.server);
     await app.listen({ host: config.HOST, port: config.PORT });
   } catch (err) {
     await app?.close().catch(() => undefined);
@@ -106,62 +111,55 @@ export async function serve(env: Env, opts: ServeOptions): Promise<void> {
   opts.onListening?.(`http://${host}:${port}${config.API_PREFIX}`, runtime);
 
   const stopJobs = startScheduler(runtime.container, app.log);
-  const server = app.server;
-  const drain = trackInFlight(server);
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    app!.log.info({ signal }, 'shutting down: draining in-flight requests');
-    stopJobs();
-    drain.start();
-    const force = setTimeout(() => {
-      app!.log.error('drain timed out; closing connections');
-      server.closeAllConnections();
-    }, config.SHUTDOWN_TIMEOUT * 1000);
-    force.unref();
-    let exitCode = 0;
-    try {
-      await app!.close();
-    } catch (err) {
-      app!.log.error({ err }, 'error while draining');
-      exitCode = 1;
-    } finally {
-      clearTimeout(force);
-      await runtime.close().catch(() => { exitCode = 1; });
-    }
-    process.exit(exitCode);
+    await drainAndClose(app!, runtime, connections!, stopJobs, signal);
   };
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   process.once('SIGINT', () => void shutdown('SIGINT'));
 }
 
+/** Longest the database and Redis get to close once the drain has timed out or failed: nothing may keep the process. */
+const FORCED_CLOSE_MS = 5_000;
+
 /**
- * Node's `server.close()` destroys every connection it deems idle, and it deems one idle as soon as its
- * answer has called `end()`, even while that answer is still buffered for a slow reader and pipelined
- * answers wait behind it: they would be cut off. So while draining, idle connections are reaped only when
- * no answer is left to write; that also closes each keep-alive connection once its last answer is out,
- * instead of leaving it to hold the process until the drain timeout.
+ * The shutdown sequence (docs/deployment.md "Health, metrics, shutdown"): readiness answers 503 and every answer closes
+ * its connection → `SVC_SHUTDOWN_DELAY` while a load balancer notices → the listener closes → every request in flight is
+ * answered, then idle connections are closed → jobs and deliveries under way end → signing keys, change bus and agent
+ * activity rows (the app's close hooks) → Redis and the database → exit 0. Past `SVC_SHUTDOWN_TIMEOUT` after the delay,
+ * what is left is cut off and the process exits 1.
  */
-function trackInFlight(server: Server): { start(): void } {
-  const inFlight = new Set<ServerResponse>();
-  const closeIdleConnections = server.closeIdleConnections.bind(server);
-  let draining = false;
-  const reapWhenDone = () => { if (inFlight.size === 0) closeIdleConnections(); };
-  server.on('request', (_req: IncomingMessage, res: ServerResponse) => {
-    if (res.writableFinished || res.destroyed) return;
-    inFlight.add(res);
-    const settled = () => {
-      if (!inFlight.delete(res)) return;
-      if (draining) setImmediate(reapWhenDone);
-    };
-    res.once('finish', settled); // every byte handed to the socket
-    res.once('close', settled);
-  });
-  return {
-    start() {
-      draining = true;
-      server.closeIdleConnections = reapWhenDone;
-    },
-  };
+async function drainAndClose(app: FastifyInstance, runtime: Runtime, connections: ConnectionDrain,
+  stopJobs: () => Promise<void>, signal: string): Promise<never> {
+  const { config, services, lifecycle } = runtime.container;
+  lifecycle.startDraining();
+  connections.closeAfterEachAnswer();
+  const jobsStopped = stopJobs();
+  app.log.info({ signal, delay_seconds: config.SHUTDOWN_DELAY }, 'shutting down: draining in-flight requests');
+  if (config.SHUTDOWN_DELAY > 0) await sleep(config.SHUTDOWN_DELAY * 1000);
+
+  const drained = (async () => {
+    await connections.drain(() => app.log.info(connections.pending(), 'no longer accepting connections; answering the requests in flight'));
+    await Promise.all([jobsStopped, services.outbox.stop(), services.webhookDelivery.stop()]);
+    await app.close();
+    await runtime.close();
+    return 'drained' as const;
+  })();
+  const outcome = await Promise.race([drained, sleep(config.SHUTDOWN_TIMEOUT * 1000, 'timeout' as const)])
+    .catch((err: unknown) => ({ err }));
+  if (outcome === 'drained') {
+    app.log.info('drained: every request answered, jobs and deliveries stopped, database closed');
+    process.exit(0);
+  }
+  if (outcome === 'timeout') {
+    app.log.error(connections.pending(),
+      `shutdown timed out after ${config.SHUTDOWN_TIMEOUT} s (SVC_SHUTDOWN_TIMEOUT); closing what is left`);
+  } else {
+    app.log.error({ err: outcome.err }, 'error while shutting down');
+  }
+  app.server.closeAllConnections();
+  await Promise.race([runtime.close().catch(() => undefined), sleep(FORCED_CLOSE_MS)]);
+  process.exit(1);
 }

@@ -51,3 +51,32 @@ describe('repeatingPass', () => {
     assert.deepEqual(await flush(), { sent: 1, failed: 0 });
   });
 });
+
+describe('repeatingPass stop', () => {
+  it('waits for the running pass and the one asked for meanwhile, then starts no other', async () => {
+    const held = heldPasses();
+    const flush = repeatingPass(held.pass, () => ({ sent: 0, failed: 0 }));
+    const first = flush();
+    await settle();
+    void flush();
+    let stopped = false;
+    const stopping = flush.stop().then(() => { stopped = true; });
+    held.releases[0]!({ sent: 1, failed: 0 });
+    await settle();
+    assert.equal(stopped, false, 'the extra pass still runs');
+    held.releases[1]!({ sent: 1, failed: 0 });
+    await stopping;
+    assert.deepEqual(await first, { sent: 2, failed: 0 });
+    assert.deepEqual(await flush(), { sent: 0, failed: 0 });
+    assert.equal(held.begun(), 2, 'no pass after stop');
+  });
+
+  it('resolves at once when no pass runs, and when the running one fails', async () => {
+    const flush = repeatingPass(async () => { throw new Error('database down'); }, () => ({ sent: 0, failed: 0 }));
+    await flush.stop();
+    const again = repeatingPass(async () => { throw new Error('database down'); }, () => ({ sent: 0, failed: 0 }));
+    const failing = again();
+    await again.stop();
+    await assert.rejects(failing, /database down/);
+  });
+});

@@ -4,17 +4,19 @@ import { JOBS } from './registry.js';
 /**
  * Runs every registered job on its interval inside the server process, unless `SVC_JOBS_ENABLED` is off. Each run is
  * independent and claims its rows (`FOR UPDATE SKIP LOCKED` or an advisory lock), so several instances running the same
- * job never do one piece of work twice. Each run is counted for `/metrics`. Returns a stop function.
+ * job never do one piece of work twice. Each run is counted for `/metrics`. Returns a stop function: no run starts after
+ * it, and it resolves once the runs under way have ended, so none is left querying a database about to close.
  */
 export function startScheduler(container: Container, log: { info(o: object, m: string): void; error(o: object, m: string): void }) {
-  if (!container.config.JOBS_ENABLED) return () => undefined;
+  if (!container.config.JOBS_ENABLED) return async () => undefined;
   const { stats, clock } = container;
+  const runs = new Set<Promise<void>>();
   const timers = Object.entries(JOBS).map(([name, job]) => {
     let running = false;
     const timer = setInterval(() => {
       if (running) return;
       running = true;
-      job.run(container, () => undefined)
+      const run: Promise<void> = job.run(container, () => undefined)
         .then((r) => {
           stats.recordJob(name, true, clock.now());
           log.info({ job: name }, r.summary);
@@ -23,10 +25,14 @@ export function startScheduler(container: Container, log: { info(o: object, m: s
           stats.recordJob(name, false, clock.now());
           log.error({ job: name, err: err.message }, 'job failed');
         })
-        .finally(() => { running = false; });
+        .finally(() => { running = false; runs.delete(run); });
+      runs.add(run);
     }, job.everySeconds(container.config) * 1000);
     timer.unref();
     return timer;
   });
-  return () => timers.forEach((t) => clearInterval(t));
+  return async () => {
+    timers.forEach((t) => clearInterval(t));
+    await Promise.all(runs);
+  };
 }

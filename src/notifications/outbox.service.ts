@@ -119,7 +119,10 @@ export function createOutboxService({ db, clock, config, notifier, sealer, onErr
     flush().catch((err: Error) => onError?.(`outbox pass failed: ${err.message}`));
   }
 
-  return { enqueue, onDelivered, deliverDue, flush, kick, backlog: () => backlogOf(db, 'outbox_messages') };
+  /** Shutdown: waits for the running pass (messages still due stay in the outbox for the job). */
+  const stop = () => flush.stop();
+
+  return { enqueue, onDelivered, deliverDue, flush, kick, stop, backlog: () => backlogOf(db, 'outbox_messages') };
 }
 
 export type OutboxService = ReturnType<typeof createOutboxService>;

@@ -7,7 +7,7 @@ import type { RouteDeps } from '../../http/routes.js';
 
 const Live = Type.Object({ status: Type.String() });
 const Ready = Type.Object({
-  status: Type.Union([Type.Literal('ok'), Type.Literal('degraded'), Type.Literal('unavailable')]),
+  status: Type.Union([Type.Literal('ok'), Type.Literal('degraded'), Type.Literal('unavailable'), Type.Literal('draining')]),
   checks: Type.Object({
     database: Type.Union([Type.Literal('ok'), Type.Literal('unreachable')]),
     pending_migrations: Type.Union([Type.Integer(), Type.Null()]),
@@ -29,9 +29,10 @@ const READY_DEADLINE_MS = 2000;
  * Liveness and readiness, outside the API prefix and without application credentials. Readiness answers 503 only when
  * PostgreSQL is unreachable or a migration is pending (DECISIONS.md "Several instances"): without Redis an instance
  * still serves (counters fall back to PostgreSQL), so Redis down is `degraded`, not a reason to take it out of rotation.
+ * From the moment a shutdown begins it answers 503 `draining` (docs/deployment.md "Health, metrics, shutdown").
  */
 export default async function healthRoutes(app: FastifyInstance, { container }: RouteDeps) {
-  const { db, redis, services } = container;
+  const { db, redis, services, lifecycle } = container;
   app.get('/health/live', { schema: { hide: true, response: { 200: Live } } }, async () => ({ status: 'ok' }));
 
   const redisCheck = async (): Promise<Ready['checks']['redis']> => {
@@ -59,6 +60,7 @@ export default async function healthRoutes(app: FastifyInstance, { container }: 
       outbox_backlog: database?.outbox ?? null,
       webhook_backlog: database?.webhooks ?? null,
     };
+    if (lifecycle.draining()) return reply.code(503).send({ status: 'draining', checks });
     if (!database || database.pending > 0) return reply.code(503).send({ status: 'unavailable', checks });
     return { status: redisState === 'unreachable' ? 'degraded' : 'ok', checks };
   });

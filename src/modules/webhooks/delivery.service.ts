@@ -127,7 +127,17 @@ export function createWebhookDeliveryService({ db, clock, sealer, allowPrivate, 
     return repo.pruneFinished(db, addSeconds(now, -RETENTION_DAYS * 86_400), PRUNE_BATCH);
   }
 
-  return { deliverDue, flush, kickSoon, prune, backlog: () => backlogOf(db, 'webhook_deliveries') };
+  /**
+   * Shutdown: the pending kick is dropped and the running pass awaited. The deliveries it would have sent are in the
+   * table, and the `webhooks` job of whichever instance runs next sends them.
+   */
+  async function stop(): Promise<void> {
+    clearTimeout(kickTimer);
+    kickTimer = undefined;
+    await flush.stop();
+  }
+
+  return { deliverDue, flush, kickSoon, stop, prune, backlog: () => backlogOf(db, 'webhook_deliveries') };
 }
 
 export type WebhookDeliveryService = ReturnType<typeof createWebhookDeliveryService>;

@@ -66,7 +66,7 @@ describe('scheduled jobs', () => {
       const last = valueOf(lines, 'gatehouse_job_last_run_timestamp_seconds{job="outbox"}');
       assert.ok(Math.abs(last - t.clock.now().getTime() / 1000) < 1, 'the last run is stamped with the instance clock');
     } finally {
-      stop();
+      await stop();
     }
   });
 });
@@ -82,7 +82,7 @@ describe('scheduled jobs switched off (SVC_JOBS_ENABLED=false)', () => {
       await sleep(2500); // two and a half intervals of the outbox job
       assert.ok(!(await metricLines(t)).some((l) => l.startsWith('gatehouse_job_runs_total{')));
     } finally {
-      stop();
+      await stop();
     }
   });
 });
