@@ -32,6 +32,7 @@ export class DatabaseUnavailableError extends Error {
 }
 
 const INT8_OID = 20;
+const INT8_ARRAY_OID = 1016;
 const NUMERIC_OID = 1700;
 
 export const MEMORY_DATA_DIR = 'memory://';
@@ -81,6 +82,10 @@ export interface PostgresOptions {
 
 export async function openPostgres(url: string, poolSize = 10, preparedStatements = true, opts: PostgresOptions = {}): Promise<Database> {
   const { default: pg } = await import('pg');
+  // pg's TypeId names scalar types only; its parser for int8[] answers strings.
+  const parseTextInt8Array = pg.types.getTypeParser(INT8_ARRAY_OID as Parameters<typeof pg.types.getTypeParser>[0], 'text');
+  const parseInt8Array = (text: string): Array<number | null> =>
+    (parseTextInt8Array(text) as Array<string | null>).map((v) => (v === null ? null : Number(v)));
   const nameFor = preparedStatements ? createStatementNamer() : () => undefined;
   const onConnectionError = opts.onConnectionError ?? (() => undefined);
   /**
@@ -137,9 +142,10 @@ export async function openPostgres(url: string, poolSize = 10, preparedStatement
       connectionTimeoutMillis: opts.connectTimeoutMs ?? SETTINGS.DATABASE_CONNECT_TIMEOUT.default * 1000,
       ...bounds,
       ...(options ? { options } : {}),
-      // Identities and counts are int8; every id fits in a JS number, so read them as numbers.
+      // Identities and counts are int8; every id fits in a JS number, so read them as numbers. Arrays of them too
+      // (an organization's `ancestor_ids`), as the embedded database does: a path of strings never matches an id.
       types: { getTypeParser: (oid: number, format?: 'text' | 'binary') =>
-        oid === INT8_OID ? Number : pg.types.getTypeParser(oid, format) },
+        oid === INT8_OID ? Number : oid === INT8_ARRAY_OID ? parseInt8Array : pg.types.getTypeParser(oid, format) },
     });
     // An idle client's error reaches the pool too, which drops the client; the client's own listener has reported it.
     p.on('error', () => undefined);

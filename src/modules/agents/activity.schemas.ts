@@ -30,6 +30,8 @@ export interface AgentActionDetails {
 /** One agent request as its owner sees it, newest first. */
 export const AgentActivityRow = Type.Object({
   id: Type.Integer(),
+  token_id: Type.Integer({ description: 'The agent token that made the request' }),
+  agent_id: Type.String({ description: 'The token\'s agent_id when the request was made' }),
   method: Type.String(),
   path: Type.String({ description: 'The path called, without its query string' }),
   permission: Nullable(Type.String({ description: 'The permission the route checked, if any' })),
@@ -43,7 +45,7 @@ export type AgentActivityBody = Static<typeof AgentActivityRow>;
 export const toActivityRow = (row: { id: number; details: unknown; created_at: Date }): AgentActivityBody => {
   const d = row.details as AgentActionDetails;
   return {
-    id: row.id, method: d.method, path: d.path, permission: d.permission, decision: d.decision, status: d.status,
+    id: row.id, token_id: d.token_id, agent_id: d.agent_id, method: d.method, path: d.path, permission: d.permission, decision: d.decision, status: d.status,
     prompt_trace_id: d.prompt_trace_id, created_at: toIso(row.created_at)!,
   };
 };

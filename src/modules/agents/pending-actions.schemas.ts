@@ -2,9 +2,16 @@ import { Type, type Static } from 'typebox';
 import { toIso } from '../../core/clock.js';
 import { IdFilter, ListQuery } from '../../core/listing.js';
 import { Body, Nullable } from '../../http/schema.js';
+import type { PendingActionStatus } from '../../db/database.js';
 import type { PendingActionView } from './pending-actions.repo.js';
 
-export const PENDING_ACTION_STATUSES = ['pending', 'approved', 'rejected', 'executed'] as const;
+/**
+ * docs/agents.md "Human approval": an action not decided yet reads `pending_confirmation`, the word of the 202 the agent
+ * got (SPEC.md's pending action); the stored status stays `pending`.
+ */
+export const PENDING_ACTION_STATUSES = ['pending_confirmation', 'approved', 'rejected', 'executed'] as const;
+type PendingActionWireStatus = (typeof PENDING_ACTION_STATUSES)[number];
+const wireStatus = (status: PendingActionStatus): PendingActionWireStatus => (status === 'pending' ? 'pending_confirmation' : status);
 
 /** DECISIONS.md "Agents": the 202 an agent gets when its call waits for the delegating user's approval. */
 export const PendingActionBody = Type.Object({
@@ -64,7 +71,7 @@ export const toActionRow = (row: PendingActionView, confirmationToken: string): 
   payload: row.payload,
   prompt_trace_id: row.prompt_trace_id,
   confirmation_token: confirmationToken,
-  status: row.status,
+  status: wireStatus(row.status),
   expires_at: toIso(row.expires_at)!,
   created_at: toIso(row.created_at)!,
 });

@@ -95,6 +95,30 @@ export const findSubtree = (db: Executor, id: number) =>
     .where((eb) => eb.or([eb('o.id', '=', id), eb(sql`o.ancestor_ids`, '@>', sql`array[${id}]::bigint[]`)]))
     .execute() as Promise<TreeRow[]>;
 
+/**
+ * Locks the organization's descendants until the transaction ends. A sub-organization being created below one of them
+ * holds its parent's lock: this waits for it, and a later statement sees it.
+ */
+export const lockDescendants = (db: Executor, id: number) =>
+  db.selectFrom('organizations').select('id').where(sql`ancestor_ids`, '@>', sql`array[${id}]::bigint[]`)
+    .orderBy('id').forUpdate().execute();
+
+/** The paths of the organization and its descendants: what a move's depth check needs. */
+export const findSubtreePaths = (db: Executor, id: number) =>
+  db.selectFrom('organizations as o').select(['o.id', 'o.ancestor_ids'])
+    .where((eb) => eb.or([eb('o.id', '=', id), eb(sql`o.ancestor_ids`, '@>', sql`array[${id}]::bigint[]`)]))
+    .execute();
+
+// An arbitrary constant naming the organization-tree lock among the application's advisory locks.
+const ORGANIZATION_TREE_LOCK = 0x6f726774;
+
+/**
+ * Serializes moves: a move reads paths it does not change (its new parent's, its subtree's) and another move could
+ * change them between that read and its commit, two moves that each fit then together going too deep.
+ */
+export const lockOrganizationTree = (trx: Executor) =>
+  sql`select pg_advisory_xact_lock(${ORGANIZATION_TREE_LOCK})`.execute(trx);
+
 /** Moves a subtree: every descendant's path swaps the old prefix (up to and including `id`) for the new one. */
 export const rewriteDescendantPaths = (db: Executor, id: number, oldPrefix: number[], newPrefix: number[]) =>
   db.updateTable('organizations')

@@ -51,9 +51,9 @@ export function createOrganizationService({ db, clock, config, audit }: Deps) {
   }
 
   /** The caller's context in the organization with this id (creating or moving under it), or none. */
-  async function contextById(trx: Executor, id: number, userId: number, grant?: ReadonlySet<string>) {
+  async function contextById(trx: Executor, id: number, userId: number) {
     const org = await repo.findOrganization(trx, id);
-    return org ? resolve(org.slug, userId, trx, grant ? { grant } : {}) : undefined;
+    return org ? resolve(org.slug, userId, trx) : undefined;
   }
 
   /** The full Organization of SPEC.md, as the caller sees it. */
@@ -157,6 +157,8 @@ export function createOrganizationService({ db, clock, config, audit }: Deps) {
     if (Object.keys(errors).length) throw AppError.validation(errors);
     try {
       await db.transaction().execute(async (trx) => {
+        // The tree's lock comes before the row's: a move holding it may be rewriting this row's path.
+        if (input.parent_id !== undefined) await repo.lockOrganizationTree(trx);
         const current = (await repo.lockOrganization(trx, id))!;
         if (input.max_members !== undefined) {
           if (input.max_members > 0 && input.max_members < await repo.countActiveMembers(trx, id)) throw new AppError('INVALID_MEMBER_LIMIT');
@@ -182,29 +184,36 @@ export function createOrganizationService({ db, clock, config, audit }: Deps) {
 
   /**
    * Re-parents `current` (null: makes it a root) and rewrites the paths below it. Refused: a parent where the caller
-   * lacks `org.manage`, one inside its own subtree (a cycle), or one that would put a descendant below depth 5.
+   * lacks `org.manage`, one inside its own subtree (a cycle), or one that would put any organization of the moved
+   * subtree below depth 5. The caller holds the tree's lock (no other move runs) and `current`'s row.
    */
   async function move(trx: Executor, actor: OrgActor, current: repo.LockedOrganization, parentId: number | null) {
-    let newPath: number[] = [];
+    let parent: OrgContext['organization'] | null = null;
     // An organization-bound agent moves organizations only within its organization's subtree (docs/agents.md).
     const within = actor.agent?.organizationId ?? null;
     if (actor.agent && (parentId === null || within === null)) throw new AppError('AGENT_PERMISSION_DENIED');
     if (parentId !== null) {
-      const parent = await contextById(trx, parentId, actor.userId, actor.agent?.grant);
-      if (!parent || !parent.role) throw AppError.validation({ parent_id: ['Unknown parent organization.'] });
-      if (within !== null && parent.organization.id !== within && !parent.organization.ancestor_ids.includes(within)) {
+      // Locked so that it cannot be deleted before the move commits (its deletion counts its children under the lock).
+      const locked = await repo.lockOrganization(trx, parentId);
+      const found = locked && await resolve(locked.slug, actor.userId, trx, actor.agent ? { grant: actor.agent.grant } : {});
+      if (!found || !found.role) throw AppError.validation({ parent_id: ['Unknown parent organization.'] });
+      if (within !== null && found.organization.id !== within && !found.organization.ancestor_ids.includes(within)) {
         throw new AppError('AGENT_PERMISSION_DENIED');
       }
-      if (!parent.permissions.has('org.manage')) throw new AppError(actor.agent ? 'AGENT_PERMISSION_DENIED' : 'INSUFFICIENT_PERMISSIONS');
-      if (wouldCycle(current.id, parent.organization)) {
+      if (!found.permissions.has('org.manage')) throw new AppError(actor.agent ? 'AGENT_PERMISSION_DENIED' : 'INSUFFICIENT_PERMISSIONS');
+      if (wouldCycle(current.id, found.organization)) {
         throw AppError.validation({ parent_id: ['An organization cannot be moved under itself or one of its descendants.'] });
       }
-      newPath = childPath(parent.organization);
+      parent = found.organization;
     }
-    const subtree = await repo.findSubtree(trx, current.id);
-    if (newPath.length + heightBelow(current.id, subtree) > 5) {
+    // A sub-organization being created below the subtree commits first and is counted; one created later waits for
+    // this move and then checks its depth on the new paths.
+    await repo.lockDescendants(trx, current.id);
+    const height = heightBelow(current.id, await repo.findSubtreePaths(trx, current.id));
+    if (!fitsUnder(parent, height)) {
       throw AppError.validation({ parent_id: ['The organization tree is at most 5 levels deep below its root.'] });
     }
+    const newPath = parent ? childPath(parent) : [];
     await repo.updateOrganization(trx, current.id, { ancestor_ids: newPath });
     await repo.rewriteDescendantPaths(trx, current.id, [...current.ancestor_ids, current.id], [...newPath, current.id]);
   }

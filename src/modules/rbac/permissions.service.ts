@@ -20,7 +20,7 @@ const unknownParent = (code: string) => AppError.validation({ parent_code: [`Unk
 
 /**
  * SPEC.md "Permissions (RBAC)". A permission may sit under a parent: holding the parent grants it. Changes to the
- * tree are serialized, cycles are refused, and nobody edits, moves or deletes a permission they do not hold.
+ * tree are serialized, cycles are refused, and nobody places under a parent, or deletes, a permission they do not hold.
  */
 export function createPermissionService({ db, clock, audit }: Deps) {
   async function list(query: PermissionListInput) {
@@ -76,11 +76,16 @@ export function createPermissionService({ db, clock, audit }: Deps) {
     }
   }
 
+  /**
+   * docs/access-control.md "No escalation": its name and description, or making it a root (which takes it from
+   * the old parent's holders and grants nothing), need `permissions.manage` only. Placing it under a parent grants it
+   * to that parent's holders, so the actor must hold it (not the parent: the move grants nothing of the parent).
+   * An unknown parent or a cycle is refused (400) before that check.
+   */
   async function update(actor: Actor, id: number, input: UpdatePermissionInput) {
     return db.transaction().execute(async (trx) => {
       await repo.lockPermissionTree(trx);
       const current = await load(trx, id);
-      assertHoldsAll(actor.permissions, [current.code]);
       const changes: RowUpdate<'permissions'> = {};
       if (input.name !== undefined) changes.name = displayName(input.name);
       if (input.description !== undefined) changes.description = input.description.trim();
@@ -90,6 +95,8 @@ export function createPermissionService({ db, clock, audit }: Deps) {
         if (parent && (await repo.selfAndAncestorIds(trx, parent.id)).includes(id)) {
           throw AppError.validation({ parent_code: ['A permission cannot be placed under itself or one of its descendants.'] });
         }
+        // Staying under the same parent grants nothing new.
+        if (parent && parent.code !== current.parent_code) assertHoldsAll(actor.permissions, [current.code]);
         changes.parent_id = parent?.id ?? null;
         parentCode = parent?.code ?? null;
       }

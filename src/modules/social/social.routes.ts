@@ -1,12 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../../core/errors.js';
 import { publicOriginResolver } from '../../http/hooks/request-context.js';
 import { createRefreshCookie } from '../../http/refresh-cookie.js';
 import { metaOf } from '../../http/request-meta.js';
 import type { RouteDeps } from '../../http/routes.js';
 import type { Redirect } from './social-browser.service.js';
 import { AuthorizeQuery, CallbackQuery, ProviderParams, SocialLoginBody, SocialLoginResponse } from './social.schemas.js';
-import type { SocialLoginInput } from './social.service.js';
+import type { CallbackInput, SocialLoginInput } from './social.service.js';
 
 const tags = ['social login'];
 
@@ -50,21 +49,15 @@ export default async function socialRoutes(app: FastifyInstance, { container, gu
 
   app.get('/social/:provider/callback/', {
     schema: { tags, params: ProviderParams, querystring: CallbackQuery,
-      description: 'With application headers, `code` and `redirect_uri`: 200 like POST social/<provider>/. From the provider in the '
+      description: 'With application headers, `code` and `redirect_uri`: 200 like POST social/<provider>/ (with the provider\'s `error`: '
+        + '400 CALLBACK_ERROR, `details` holding `error` and `error_description`). From the provider in the '
         + 'browser flow (no application headers, `state`): 302 to the application\'s redirect URI with the tokens or `error=<CODE>`.' },
     config: { appAuth: 'optional' }, onRequest: [limit],
   }, async (req, reply) => {
     const { provider } = req.params as { provider: string };
-    const q = req.query as { code?: string; redirect_uri?: string; code_verifier?: string; state?: string; error?: string };
+    const q = req.query as CallbackInput;
     // With application credentials (checked by the application hook): the code is forwarded by the application itself.
-    if (req.application) {
-      social.providerOf(provider, 'PROVIDER_NOT_SUPPORTED');
-      if (!q.code) throw new AppError('MISSING_CODE');
-      if (!q.redirect_uri) throw new AppError('MISSING_REDIRECT_URI');
-      const body = await social.login(provider, { code: q.code, redirect_uri: q.redirect_uri, code_verifier: q.code_verifier },
-        req.application, metaOf(req));
-      return reply.send(cookie.withCookie(reply, body));
-    }
+    if (req.application) return reply.send(cookie.withCookie(reply, await social.callback(provider, q, req.application, metaOf(req))));
     const header = req.headers.cookie;
     const cookieValue = header ? req.server.parseCookie(header)[STATE_COOKIE] : undefined;
     const done = await socialBrowser.finish(provider, q, cookieValue, callbackUrlOf(req), metaOf(req));

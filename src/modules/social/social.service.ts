@@ -7,6 +7,7 @@ import type { Db } from '../../db/database.js';
 import { sha256Hex } from '../../security/random.js';
 import type { AppContext } from '../applications/applications.service.js';
 import type { LoginMeta } from '../auth/login.service.js';
+import { providerRefusal } from './callback-refusal.js';
 import { ProviderError, type ProviderIdentity } from './identity.js';
 import type { OAuth2Client } from './oauth2-client.js';
 import type { OidcClient } from './oidc-client.js';
@@ -29,6 +30,16 @@ export interface SocialLoginInput extends SocialSignInInput {
   nonce?: string | undefined;
   /** The browser flow's hand-over to an account with 2FA, finished with `totp_code`. */
   mfa_token?: string | undefined;
+}
+
+/** The query of `callback/`: the provider's redirect back, or an application forwarding it. */
+export interface CallbackInput {
+  code?: string | undefined;
+  redirect_uri?: string | undefined;
+  code_verifier?: string | undefined;
+  state?: string | undefined;
+  error?: string | undefined;
+  error_description?: string | undefined;
 }
 
 /** The social-login entry points: which provider, which proof, then the sign-in itself. */
@@ -97,7 +108,20 @@ export function createSocialService({ db, clock, config, providers, oidc, oauth2
     return socialLogin.signIn(p.name, identity, input, { ...meta, method: `social_${p.name}` });
   }
 
-  return { providerOf, checkRedirectUri, identityOfCode, login };
+  /**
+   * GET social/<provider>/callback/ with application headers: the code the application's redirect page forwards,
+   * answered like the POST. A refusal at the provider (`error`) answers 400 CALLBACK_ERROR with what it said.
+   */
+  async function callback(segment: string, query: CallbackInput, application: AppContext | null, meta: LoginMeta) {
+    providerOf(segment, 'PROVIDER_NOT_SUPPORTED');
+    const refusal = providerRefusal(query);
+    if (refusal) throw new AppError('CALLBACK_ERROR', { details: refusal });
+    if (!query.code) throw new AppError('MISSING_CODE');
+    if (!query.redirect_uri) throw new AppError('MISSING_REDIRECT_URI');
+    return login(segment, { code: query.code, redirect_uri: query.redirect_uri, code_verifier: query.code_verifier }, application, meta);
+  }
+
+  return { providerOf, checkRedirectUri, identityOfCode, login, callback };
 }
 
 export type SocialService = ReturnType<typeof createSocialService>;

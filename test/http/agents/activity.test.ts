@@ -44,14 +44,16 @@ describe('agent activity (agent_action audit rows)', () => {
     const body = await activity(alice, agent.id);
     assert.equal(body.count, 4);
     const rows = body.results.map(({ id: _id, ...rest }: Record<string, unknown>) => rest);
+    // see: #30 — each row names the token and its agent (docs/agents.md "Trace and activity").
+    const by = { token_id: agent.id, agent_id: 'assistant' };
     assert.deepEqual(rows, [
-      { method: 'POST', path: `${prefix}ai/tokens/${agent.id}/heartbeat/`, permission: null, decision: 'allow', status: 200,
+      { ...by, method: 'POST', path: `${prefix}ai/tokens/${agent.id}/heartbeat/`, permission: null, decision: 'allow', status: 200,
         prompt_trace_id: 'run-1:step.2', created_at: '2025-03-01T10:00:03.000Z' },
-      { method: 'PATCH', path: `${prefix}me/`, permission: null, decision: 'deny', status: 403, prompt_trace_id: null,
+      { ...by, method: 'PATCH', path: `${prefix}me/`, permission: null, decision: 'deny', status: 403, prompt_trace_id: null,
         created_at: '2025-03-01T10:00:02.000Z' },
-      { method: 'GET', path: `${prefix}admin/users/`, permission: 'users.view', decision: 'deny', status: 403, prompt_trace_id: null,
+      { ...by, method: 'GET', path: `${prefix}admin/users/`, permission: 'users.view', decision: 'deny', status: 403, prompt_trace_id: null,
         created_at: '2025-03-01T10:00:01.000Z' },
-      { method: 'GET', path: `${prefix}roles/`, permission: 'roles.view', decision: 'allow', status: 200, prompt_trace_id: 'run-1:step.2',
+      { ...by, method: 'GET', path: `${prefix}roles/`, permission: 'roles.view', decision: 'allow', status: 200, prompt_trace_id: 'run-1:step.2',
         created_at: '2025-03-01T10:00:00.000Z' },
     ]);
 
@@ -113,6 +115,16 @@ describe('agent activity (agent_action audit rows)', () => {
     assert.equal((await activity(alice, agent.id)).count, 6);
     const bad = expectError(await userApi(t)('GET', `ai/tokens/${agent.id}/activity/?prompt_trace_id=${encodeURIComponent('a b')}`, alice), 400, 'VALIDATION_ERROR');
     assert.ok(bad.details.prompt_trace_id);
+  });
+
+  it('names on each row the agent_id the token had when it made the request', async () => {
+    const agent = await delegate(t, alice, { agent_id: 'planner' });
+    expectStatus(await agentApi(t)('GET', 'me/', agent.token), 200);
+    t.clock.advance(1);
+    expectStatus(await userApi(t)('PUT', `ai/tokens/${agent.id}/`, alice, { agent_id: 'planner-v2' }), 200);
+    expectStatus(await agentApi(t)('GET', 'me/', agent.token), 200);
+    const rows = (await activity(alice, agent.id)).results.map((r: Record<string, unknown>) => [r.token_id, r.agent_id]);
+    assert.deepEqual(rows, [[agent.id, 'planner-v2'], [agent.id, 'planner']]);
   });
 
   it('admin/audit-logs/ filters by prompt_trace_id and shows it on the row', async () => {

@@ -81,8 +81,9 @@ describe('human approval of agent actions', () => {
     const [action] = list.results;
     assert.deepEqual(Object.keys(action).sort(), ['agent_id', 'agent_token_id', 'confirmation_token', 'created_at', 'expires_at', 'id',
       'method', 'path', 'payload', 'permission', 'prompt_trace_id', 'status'].sort());
+    // see: #30 — an undecided action reads pending_confirmation, as in the agent's 202 (docs/agents.md "Human approval").
     assert.deepEqual([action.id, action.agent_id, action.agent_token_id, action.status, action.prompt_trace_id],
-      [pending.action_id, 'ops-bot', id, 'pending', 'trace:42']);
+      [pending.action_id, 'ops-bot', id, 'pending_confirmation', 'trace:42']);
     assert.deepEqual(action.payload, { reason: 'spam' });
     assert.equal(action.confirmation_token, pending.confirmation_token);
     assert.equal(expectStatus(await user('GET', `ai/pending-actions/?agent_token_id=${id + 1}`, alice), 200).count, 0);

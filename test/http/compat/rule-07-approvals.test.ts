@@ -32,7 +32,10 @@ describe('SDK-COMPAT rule 7: approvals by token', () => {
 
   it('confirm/ answers status "confirmed", and the agent\'s replay then runs once', async () => {
     const pending = expectStatus(await ban(), 202);
-    assert.equal(expectStatus(await decide('confirm', pending.confirmation_token), 200).status, 'confirmed');
+    const listed = expectStatus(await t.api({ method: 'GET', path: 'ai/pending-actions/', token: alice.token, headers: SDK_HEADERS }), 200);
+    assert.deepEqual(listed.results.map((a: { status: string }) => a.status), ['pending_confirmation']);
+    const confirmed = expectStatus(await decide('confirm', pending.confirmation_token), 200);
+    assert.deepEqual([confirmed.status, confirmed.action.status], ['confirmed', 'approved']);
     expectStatus(await ban(pending.confirmation_token), 200);
     assert.equal((await userRow(t, carol.id)).is_banned, true);
     expectError(await decide('confirm', pending.confirmation_token), 404, 'NOT_FOUND');
@@ -40,7 +43,8 @@ describe('SDK-COMPAT rule 7: approvals by token', () => {
 
   it('deny/ answers status "denied", and the replay is 403 ACTION_REJECTED', async () => {
     const pending = expectStatus(await ban(), 202);
-    assert.equal(expectStatus(await decide('deny', pending.confirmation_token), 200).status, 'denied');
+    const denied = expectStatus(await decide('deny', pending.confirmation_token), 200);
+    assert.deepEqual([denied.status, denied.action.status], ['denied', 'rejected']);
     expectError(await ban(pending.confirmation_token), 403, 'ACTION_REJECTED');
     assert.equal((await userRow(t, carol.id)).is_banned, false);
   });

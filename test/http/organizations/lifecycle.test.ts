@@ -118,6 +118,35 @@ describe('organizations: list, update, move, delete, tree, org-roles', () => {
       assert.deepEqual(expectStatus(await api('PATCH', 'organizations/update/', bob, { slug: 'bobs', payload: { parent_id: await idOf('cc') } }), 400).details,
         { parent_id: ['Unknown parent organization.'] }, 'a parent where bob has no role is unknown to him');
     });
+
+    // see: #30 — the moved organization's deepest descendant counts, not the organization alone (docs/organizations.md).
+    it('refuses a move that would put a descendant of the moved organization below depth 5', async () => {
+      let parent = 'aa';
+      await createOrg(t, ann, parent);
+      for (const slug of ['a1', 'a2', 'a3', 'a4']) { await createOrg(t, ann, slug, parent); parent = slug; }
+      await createOrg(t, ann, 'cc');
+      await createOrg(t, ann, 'c1', 'cc');
+      await createOrg(t, ann, 'c2', 'c1');
+      const tooDeep = { parent_id: ['The organization tree is at most 5 levels deep below its root.'] };
+      for (const under of ['a4', 'a3']) {
+        const res = await api('PATCH', 'organizations/update/', ann, { slug: 'cc', payload: { parent_id: await idOf(under) } });
+        assert.deepEqual(expectStatus(res, 400).details, tooDeep, `cc under ${under}`);
+      }
+      // The SDK's slug-in-path form runs the same check.
+      assert.deepEqual(expectStatus(await api('PATCH', 'organizations/cc/', ann, { payload: { parent_id: await idOf('a3') } }), 400).details, tooDeep);
+      const tree = expectStatus(await api('GET', 'organizations/tree/', ann, { slug: 'cc' }), 200);
+      assert.equal(tree.is_root, true, 'a refused move changes nothing');
+      // Exactly at the limit: c2 lands at depth 5.
+      expectStatus(await api('PATCH', 'organizations/update/', ann, { slug: 'cc', payload: { parent_id: await idOf('a2') } }), 200);
+      const moved = expectStatus(await api('GET', 'organizations/tree/', ann, { slug: 'cc' }), 200);
+      assert.deepEqual([moved.depth, moved.children[0].children[0].slug, moved.children[0].children[0].depth], [3, 'c2', 5]);
+      // The moved subtree now counts for its new ancestors: a1, with c2 five levels below the root, cannot go one level down.
+      await createOrg(t, ann, 'dd');
+      await createOrg(t, ann, 'd1', 'dd');
+      assert.deepEqual(expectStatus(await api('PATCH', 'organizations/update/', ann, { slug: 'a1', payload: { parent_id: await idOf('d1') } }), 400).details,
+        tooDeep);
+      expectStatus(await api('PATCH', 'organizations/update/', ann, { slug: 'a1', payload: { parent_id: await idOf('dd') } }), 200);
+    });
   });
 
   describe('DELETE organizations/delete/', () => {

@@ -210,9 +210,10 @@ describe('permissions/', () => {
       expectStatus(await create({ code: 'invoices', name: 'Invoices' }, manager.token), 201);
       const child = expectStatus(await create({ code: 'invoices.view', name: 'View invoices', parent_code: 'invoices' }, manager.token), 201);
       assert.equal(child.parent.code, 'invoices');
-      // Nothing of the parent came with it: the manager still may not edit billing.
+      // Nothing of the parent came with it: the manager still may not place billing under a parent, nor delete it.
       const billing = await idOf('billing');
-      assert.deepEqual(expectStatus(await t.api({ method: 'PUT', path: `permissions/${billing}/`, token: manager.token, payload: { name: 'X' } }), 403), PERMISSION_DENIED);
+      assert.deepEqual(expectStatus(await t.api({ method: 'PUT', path: `permissions/${billing}/`, token: manager.token, payload: { parent_code: 'invoices' } }), 403), PERMISSION_DENIED);
+      assert.deepEqual(expectStatus(await t.api({ method: 'DELETE', path: `permissions/${billing}/`, token: manager.token }), 403), PERMISSION_DENIED);
     });
 
     it('still refuses a create under an unknown parent with 400, and without permissions.manage with 403', async () => {
@@ -223,18 +224,43 @@ describe('permissions/', () => {
       assert.deepEqual(expectStatus(await create({ code: 'billing.edit', name: 'E', parent_code: 'billing' }, viewer.token), 403), PERMISSION_DENIED);
     });
 
-    it('refuses to edit or delete a permission the manager does not hold', async () => {
+    // see: #30 — editing needs permissions.manage only; placing under a parent also needs holding the permission
+    // (docs/access-control.md "No escalation").
+    it('renames a permission it does not hold, and makes it a root, with permissions.manage alone; refuses to delete it', async () => {
       const billing = await idOf('billing');
-      assert.deepEqual(expectStatus(await t.api({ method: 'PUT', path: `permissions/${billing}/`, token: manager.token, payload: { name: 'X' } }), 403), PERMISSION_DENIED);
+      const put = (payload: object) => t.api({ method: 'PUT', path: `permissions/${billing}/`, token: manager.token, payload });
+      const renamed = expectStatus(await put({ name: 'Billing and invoices', description: 'Everything about money' }), 200);
+      assert.deepEqual([renamed.name, renamed.description], ['Billing and invoices', 'Everything about money']);
+      expectStatus(await t.api({ method: 'PUT', path: `permissions/${billing}/`, token: root.token, payload: { parent_code: 'reports' } }), 200);
+      assert.equal(expectStatus(await put({ parent_code: 'reports', name: 'Billing' }), 200).name, 'Billing', 'its parent unchanged: nothing granted');
+      assert.equal(expectStatus(await put({ parent_code: null }), 200).parent, null, 'a root: taken from the parent\'s holders, granted to nobody');
       assert.deepEqual(expectStatus(await t.api({ method: 'DELETE', path: `permissions/${billing}/`, token: manager.token }), 403), PERMISSION_DENIED);
-      assert.equal(expectStatus(await t.api({ method: 'GET', path: `permissions/${billing}/`, token: root.token }), 200).name, 'Billing');
+      const [event] = (await auditEvents(t, 'permission_updated')).filter((e) => e.actor_id === manager.id);
+      assert.deepEqual(event?.details.fields, ['name', 'description']);
     });
 
-    it('refuses to move a permission it does not hold under one it holds (that would grant it to the manager)', async () => {
+    it('refuses to place a permission it does not hold under any parent (that grants it to the parent\'s holders)', async () => {
       const billing = await idOf('billing');
-      const res = await t.api({ method: 'PUT', path: `permissions/${billing}/`, token: manager.token, payload: { parent_code: 'reports' } });
-      assert.deepEqual(expectStatus(res, 403), PERMISSION_DENIED);
-      assert.equal(expectStatus(await t.api({ method: 'GET', path: `permissions/${billing}/`, token: root.token }), 200).parent, null);
+      expectStatus(await create({ code: 'invoices', name: 'Invoices' }), 201);
+      // Under one the manager holds, it would gain billing itself; under another, it would hand billing to that one's holders.
+      for (const parent_code of ['reports', 'invoices', 'permissions.manage']) {
+        const res = await t.api({ method: 'PUT', path: `permissions/${billing}/`, token: manager.token, payload: { parent_code, name: 'Mine' } });
+        assert.deepEqual(expectStatus(res, 403), PERMISSION_DENIED, parent_code);
+      }
+      const after = expectStatus(await t.api({ method: 'GET', path: `permissions/${billing}/`, token: root.token }), 200);
+      assert.deepEqual([after.parent, after.name], [null, 'Billing'], 'a refused move changes nothing, the name included');
+      assert.equal(expectStatus(await t.api({ method: 'GET', path: 'me/roles/', token: manager.token }), 200).permissions.includes('billing'), false);
+    });
+
+    it('answers 400 for an unknown parent or a cycle before refusing a move of a permission it does not hold', async () => {
+      const billing = await idOf('billing');
+      expectStatus(await create({ code: 'billing.view', name: 'View', parent_code: 'billing' }), 201);
+      const put = (payload: object) => t.api({ method: 'PUT', path: `permissions/${billing}/`, token: manager.token, payload });
+      assert.deepEqual(expectStatus(await put({ parent_code: 'nope' }), 400).details, { parent_code: ['Unknown permission code: nope.'] });
+      assert.deepEqual(expectStatus(await put({ parent_code: 'billing.view' }), 400).details,
+        { parent_code: ['A permission cannot be placed under itself or one of its descendants.'] });
+      assert.deepEqual(expectStatus(await put({ parent_code: 'billing' }), 400).details,
+        { parent_code: ['A permission cannot be placed under itself or one of its descendants.'] });
     });
 
     it('moves a held permission under a parent it does not hold, and refuses a cycle', async () => {

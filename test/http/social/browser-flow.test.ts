@@ -142,9 +142,10 @@ describe('the browser social-login flow', () => {
 
   it('sends a refusal at the provider back to the application as error=CALLBACK_ERROR', async () => {
     const { back, cookie } = await toProvider(t, 'google', 'alice', { deny: true });
+    assert.equal(back.searchParams.get('error'), 'access_denied');
     const to = landing(await callback(t, back, cookie));
+    assert.deepEqual([...to.searchParams.keys()], ['error'], 'the code only: nothing the provider wrote reaches the application\'s page');
     assert.equal(to.searchParams.get('error'), 'CALLBACK_ERROR');
-    assert.equal(to.searchParams.get('access_token'), null);
   });
 
   it('sends a 2FA account back with error=2FA_REQUIRED and a single-use mfa_token that a code turns into tokens', async () => {
@@ -180,5 +181,37 @@ describe('the browser social-login flow', () => {
     assert.equal(expectStatus(res, 200).provider, 'google');
     const missing = await t.api({ method: 'GET', path: `social/google/callback/?${new URLSearchParams({ redirect_uri: APP_REDIRECT })}` });
     assert.equal(expectStatus(missing, 400).code, 'MISSING_CODE');
+  });
+
+  // see: #30 — a refusal forwarded with application headers answered MISSING_CODE (docs/social-login.md).
+  it('answers callback/ with application headers and the provider\'s refusal 400 CALLBACK_ERROR, with its error and description', async () => {
+    const auth = new URL('/auth', providers.op.issuer);
+    for (const [k, v] of Object.entries({ client_id: providers.op.clientId, response_type: 'code', scope: 'openid email',
+      redirect_uri: APP_REDIRECT, state: 'app-state' })) auth.searchParams.set(k, v);
+    const refused = await providers.op.signIn(auth, 'alice', { deny: true });
+    assert.equal(refused.searchParams.get('code'), null);
+    const forwarded = new URLSearchParams(refused.search);
+    forwarded.set('redirect_uri', APP_REDIRECT);
+    const res = await t.api({ method: 'GET', path: `social/google/callback/?${forwarded}` });
+    assert.deepEqual(expectStatus(res, 400), { error: 'Callback error', code: 'CALLBACK_ERROR',
+      details: { error: 'access_denied', error_description: 'The user refused access.' } });
+  });
+
+  it('keeps only a capped, printable error and error_description from a refusal, and signs nobody in even with a code', async () => {
+    const { code } = await providers.op.authorize({ sub: 'alice', redirectUri: APP_REDIRECT });
+    const query = new URLSearchParams({ code, redirect_uri: APP_REDIRECT, state: 's', iss: providers.op.issuer, scope: 'openid',
+      error: `access_denied${'x'.repeat(100)}`, error_description: `<script>alert(1)</script>\r\nSet-Cookie: a=b ${'y'.repeat(1000)}` });
+    const body = expectStatus(await t.api({ method: 'GET', path: `social/google/callback/?${query}` }), 400);
+    assert.equal(body.code, 'CALLBACK_ERROR');
+    assert.deepEqual(Object.keys(body.details).sort(), ['error', 'error_description']);
+    assert.equal(body.details.error, `access_denied${'x'.repeat(51)}`);
+    assert.equal(body.details.error_description, `<script>alert(1)</script>Set-Cookie: a=b ${'y'.repeat(200 - 41)}`);
+    const refusedOnly = expectStatus(await t.api({ method: 'GET', path: `social/google/callback/?error=server_error` }), 400);
+    assert.deepEqual(refusedOnly.details, { error: 'server_error' });
+    const users = await t.container.db.selectFrom('users').select('id').where('email', '=', 'alice@example.com').execute();
+    assert.deepEqual(users, [], 'the code that came with the refusal was not used');
+    // The code is still good: the refusal did not spend it.
+    const res = await t.api({ method: 'GET', path: `social/google/callback/?${new URLSearchParams({ code, redirect_uri: APP_REDIRECT })}` });
+    assert.equal(expectStatus(res, 200).provider, 'google');
   });
 });
