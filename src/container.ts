@@ -178,7 +178,7 @@ export async function buildContainer(opts: ContainerOptions) {
   const otpLogin = createOtpLoginService({ db, clock, config, users, otp, login, lockout, audit, proof: identifierProof,
     codeKey: deriveKey(secretKey, 'otp') });
   const magicLinks = createMagicLinkService({ db, clock, config, outbox, login, lockout, proof: identifierProof });
-  const passwordReset = createPasswordResetService({ db, clock, config, hasher, audit, sessions, passwords, otp, events });
+  const passwordReset = createPasswordResetService({ db, clock, config, hasher, audit, sessions, passwords, otp, outbox, events });
   const passwordChange = createPasswordChangeService({ db, clock, hasher, verifyPassword: users.verifyPassword, audit, lockout,
     sessions, passwords, otp,
     consumeLoginCode: otpLogin.consumeLoginCodeForSetInitial, events });

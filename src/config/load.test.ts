@@ -7,6 +7,8 @@ import { PRESET_NAMES, SETTINGS, envName, type SettingDef, type SettingKey } fro
 const SECRET = 's'.repeat(32);
 /** A production-shaped environment: not debug, with a valid signing secret. */
 const load = (env: Env = {}) => loadConfig({ SVC_JWT_SECRET_KEY: SECRET, ...env });
+/** Backends that deliver: outside debug the `console` ones are reported at start-up (they deliver nothing). */
+const DELIVERING: Env = { SVC_EMAIL_BACKEND: 'smtp', SVC_SMS_BACKEND: 'webhook', SVC_SMS_WEBHOOK_URL: 'https://sms.example/hook' };
 const definition = (key: SettingKey): SettingDef => SETTINGS[key] as SettingDef;
 
 /** How a value of `def` is written in the environment. */
@@ -217,7 +219,7 @@ describe('loadConfig: strict parsing', () => {
   it('accepts every lifetime down to 1 second, with one warning outside debug naming each short one', () => {
     const short = { SVC_JWT_ACCESS_TOKEN_LIFETIME: '2', SVC_JWT_REFRESH_TOKEN_LIFETIME: '1', SVC_OTP_LIFETIME: '8',
       SVC_MAGIC_LINK_LIFETIME: '1', SVC_LOCKOUT_DURATION: '1', SVC_OUTBOX_POLL_INTERVAL: '1' };
-    const { config, warnings } = load({ ...short, SVC_ENCRYPTION_KEY: SECRET });
+    const { config, warnings } = load({ ...short, ...DELIVERING, SVC_ENCRYPTION_KEY: SECRET });
     assert.equal(config.JWT_ACCESS_TOKEN_LIFETIME, 2);
     assert.equal(config.JWT_REFRESH_TOKEN_LIFETIME, 1);
     assert.equal(config.OTP_LIFETIME, 8);
@@ -225,7 +227,7 @@ describe('loadConfig: strict parsing', () => {
     assert.equal(warnings.length, 1, warnings.join('; '));
     assert.match(warnings[0]!, /SVC_JWT_ACCESS_TOKEN_LIFETIME=2, SVC_JWT_REFRESH_TOKEN_LIFETIME=1, SVC_OTP_LIFETIME=8, SVC_MAGIC_LINK_LIFETIME=1/);
     assert.deepEqual(loadConfig({ ...short, SVC_DEBUG: 'true', SVC_JWT_SECRET_KEY: SECRET }).warnings, []);
-    assert.deepEqual(load({ SVC_JWT_ACCESS_TOKEN_LIFETIME: '30', SVC_OTP_LIFETIME: '30', SVC_ENCRYPTION_KEY: SECRET }).warnings, []);
+    assert.deepEqual(load({ SVC_JWT_ACCESS_TOKEN_LIFETIME: '30', SVC_OTP_LIFETIME: '30', ...DELIVERING, SVC_ENCRYPTION_KEY: SECRET }).warnings, []);
   });
 
   it('accepts true and false for booleans', () => {
@@ -338,7 +340,20 @@ describe('loadConfig: invariants', () => {
 
   it('outside debug, a valid configuration loads without warnings', () => {
     // Without SVC_ENCRYPTION_KEY, HS256 warns about the derived key (src/config/signing.test.ts).
-    assert.deepEqual(load({ SVC_ENCRYPTION_KEY: SECRET }).warnings, []);
+    assert.deepEqual(load({ SVC_ENCRYPTION_KEY: SECRET, ...DELIVERING }).warnings, []);
+  });
+
+  it('outside debug, warns once for each console backend that nothing is delivered and what it prints is masked', () => {
+    const both = load({ SVC_ENCRYPTION_KEY: SECRET }).warnings;
+    assert.equal(both.length, 2, both.join('; '));
+    assert.match(both[0]!, /^SVC_EMAIL_BACKEND=console delivers no email: .*codes, tokens and links masked; set SVC_EMAIL_BACKEND=smtp/);
+    assert.match(both[1]!, /^SVC_SMS_BACKEND=console delivers no SMS: .*codes masked; set SVC_SMS_BACKEND=webhook/);
+    const smsOnly = load({ SVC_ENCRYPTION_KEY: SECRET, SVC_EMAIL_BACKEND: 'smtp' }).warnings;
+    assert.deepEqual(smsOnly, [both[1]]);
+    const emailOnly = load({ SVC_ENCRYPTION_KEY: SECRET, SVC_SMS_BACKEND: 'webhook', SVC_SMS_WEBHOOK_URL: 'https://sms.example/hook' }).warnings;
+    assert.deepEqual(emailOnly, [both[0]]);
+    // In debug the console backends are the development delivery: printed as they are, without a warning.
+    assert.deepEqual(loadConfig({ SVC_DEBUG: 'true', SVC_JWT_SECRET_KEY: SECRET }).warnings, []);
   });
 
   it('refuses SVC_SMS_BACKEND=webhook without SVC_SMS_WEBHOOK_URL', () => {

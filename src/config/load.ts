@@ -149,6 +149,15 @@ function checkInvariants(values: Record<string, unknown>, sources: Record<Settin
   if (values.EMAIL_BACKEND === 'memory' && !values.DEBUG) {
     warnings.push('SVC_EMAIL_BACKEND=memory keeps emails in memory and never delivers them (meant for tests)');
   }
+  // The defaults deliver nothing: a production server left on them would answer every sign-up and reset normally.
+  if (values.EMAIL_BACKEND === 'console' && !values.DEBUG) {
+    warnings.push('SVC_EMAIL_BACKEND=console delivers no email: messages are printed on standard output with their codes, tokens '
+      + 'and links masked; set SVC_EMAIL_BACKEND=smtp to deliver them');
+  }
+  if (values.SMS_BACKEND === 'console' && !values.DEBUG) {
+    warnings.push('SVC_SMS_BACKEND=console delivers no SMS: messages are printed on standard output with their codes masked; '
+      + 'set SVC_SMS_BACKEND=webhook to deliver them');
+  }
   // Checked at start-up so a typo in a provider stops the server with a message instead of failing sign-ins later.
   parseSocialProviders(values.SOCIAL_PROVIDERS as string | null);
   if (values.SMS_BACKEND === 'webhook' && values.SMS_WEBHOOK_URL === null) {

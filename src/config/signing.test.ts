@@ -8,6 +8,8 @@ const SECRET = 's'.repeat(32);
 const ENCRYPTION = 'e'.repeat(40);
 /** Production-shaped: not debug, with an encryption key. */
 const load = (env: Env) => loadConfig({ SVC_ENCRYPTION_KEY: ENCRYPTION, ...env });
+/** Backends that deliver: outside debug the `console` ones are reported at start-up too. */
+const DELIVERING: Env = { SVC_EMAIL_BACKEND: 'smtp', SVC_SMS_BACKEND: 'webhook', SVC_SMS_WEBHOOK_URL: 'https://sms.example/hook' };
 const pem = (type: 'ed25519' | 'ec' | 'rsa', options: object = {}) =>
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- node's overloads do not take a union of key types
   (generateKeyPairSync as any)(type, options).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
@@ -52,11 +54,11 @@ describe('signing settings (DECISIONS.md "Signing keys and JWKS")', () => {
   });
 
   it('with HS256 and no SVC_ENCRYPTION_KEY, keep deriving it from the JWT secret, with a start-up warning', () => {
-    const { warnings } = loadConfig({ SVC_JWT_SECRET_KEY: SECRET });
+    const { warnings } = loadConfig({ SVC_JWT_SECRET_KEY: SECRET, ...DELIVERING });
     assert.equal(warnings.length, 1, warnings.join('; '));
     assert.match(warnings[0]!, /SVC_ENCRYPTION_KEY is not set.*derived from SVC_JWT_SECRET_KEY.*set SVC_ENCRYPTION_KEY to the current/);
     assert.doesNotMatch(warnings[0]!, new RegExp(SECRET));
-    assert.deepEqual(load({ SVC_JWT_SECRET_KEY: SECRET }).warnings, []);
+    assert.deepEqual(load({ SVC_JWT_SECRET_KEY: SECRET, ...DELIVERING }).warnings, []);
   });
 
   it('accept a PEM key of the configured algorithm', () => {

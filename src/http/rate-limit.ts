@@ -5,6 +5,7 @@ import { within } from '../core/deadline.js';
 import { AppError } from '../core/errors.js';
 import type { Db } from '../db/database.js';
 import { countInPostgres } from './rate-limit-counters.js';
+import { rateLimitKey } from './rate-limit-key.js';
 
 // The counter stores of @fastify/rate-limit (an LRU in memory, an atomic Lua INCR+PEXPIRE in Redis).
 // Its route hook runs once per request per registration, so several windows on one route
@@ -61,7 +62,7 @@ const incr = (store: CounterStore, key: string, windowMs: number, max: number) =
 
 /**
  * `limiter('login', [{max: 5, per: 'minute'}, {max: 20, per: 'hour'}])` → an onRequest hook counting per
- * client IP. Over any window: 429 RATE_LIMITED with `retry_after` and `Retry-After`. Counters are shared by every
+ * client IP (an IPv6 client by its /64, `rateLimitKey`). Over any window: 429 RATE_LIMITED with `retry_after` and `Retry-After`. Counters are shared by every
  * instance: in Redis when it is configured; in PostgreSQL without Redis, or while Redis fails (DECISIONS.md "Several
  * instances"); in this instance's memory only on the embedded database, or when both fail — never unlimited.
  */
@@ -91,13 +92,14 @@ export function createRateLimiter(opts: RateLimiterOptions) {
     });
     return async function rateLimit(req: FastifyRequest) {
       let retryAfter = 0;
+      // One key for every store, so a client counts the same in memory, in Redis and in PostgreSQL.
+      const client = rateLimitKey(req.clientIp);
       for (const s of stores) {
-        const ip = req.clientIp;
-        const inMemory = () => incr(s.local, ip, s.windowMs, s.max);
+        const inMemory = () => incr(s.local, client, s.windowMs, s.max);
         const inPostgres = async () => {
           if (!postgres || postgresState.paused()) return inMemory();
           try {
-            return await within(countInPostgres(postgres, s.prefix + ip, s.windowMs, opts.now()), POSTGRES_COUNT_DEADLINE_MS);
+            return await within(countInPostgres(postgres, s.prefix + client, s.windowMs, opts.now()), POSTGRES_COUNT_DEADLINE_MS);
           } catch (err) {
             postgresState.failed();
             opts.onStoreError?.('postgres', err as Error);
@@ -107,7 +109,7 @@ export function createRateLimiter(opts: RateLimiterOptions) {
         let res: { current: number; ttl: number };
         if (s.shared && !redisState.paused()) {
           try {
-            res = await incr(s.shared, ip, s.windowMs, s.max);
+            res = await incr(s.shared, client, s.windowMs, s.max);
           } catch (err) {
             redisState.failed();
             opts.onStoreError?.('redis', err as Error);

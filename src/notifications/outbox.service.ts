@@ -20,14 +20,40 @@ export interface OutgoingMessage {
   expiresAt: Date;
   /** Messages with the same key are enqueued once. */
   dedupKey?: string;
+  /**
+   * What the purpose's preparer needs besides the variables (see `prepareWith`), sealed with them and never rendered.
+   * A message with a context is prepared before each attempt to send it; one without is sent as it is.
+   */
+  context?: Record<string, unknown>;
 }
+
+/** A prepared message: the variables to render (the code or link it carries) and the recipient's language. */
+export interface PreparedMessage {
+  vars: TemplateVars;
+  language: string | null;
+}
+
+/**
+ * Looks up, when a message is about to leave, what its request did not look up before answering (the account behind
+ * the address), and writes what the message carries (the code, the link). Answers null to drop the message: it is then
+ * deleted, sent to no one. Runs again on each attempt, so it must find what an earlier attempt wrote.
+ */
+export type Preparer = (message: { channel: 'email' | 'sms'; recipient: string; vars: TemplateVars; context: Record<string, unknown>;
+  expiresAt: Date }) => Promise<PreparedMessage | null>;
 
 export interface DeliveryReport {
   sent: number;
   retried: number;
   failed: number;
   expired: number;
+  /** Dropped by their preparer (no account to send them to). */
+  dropped: number;
 }
+
+/** The sealed payload: the variables alone, or with a context (`OutgoingMessage.context`). */
+type Sealed = TemplateVars | { vars: TemplateVars; context: Record<string, unknown> };
+const hasContext = (p: Sealed): p is { vars: TemplateVars; context: Record<string, unknown> } => 'context' in p && 'vars' in p;
+const emptyReport = (): DeliveryReport => ({ sent: 0, retried: 0, failed: 0, expired: 0, dropped: 0 });
 
 const LEASE_SECONDS = 60;
 const BATCH = 50;
@@ -43,6 +69,7 @@ const REMOVED_ONCE_FINISHED: ReadonlySet<string> = new Set<Purpose>(['deletion_c
  */
 export function createOutboxService({ db, clock, config, notifier, sealer, onError }: Deps) {
   const delivered = new Map<Purpose, (messageId: number) => Promise<unknown>>();
+  const preparers = new Map<Purpose, Preparer>();
 
   /**
    * Runs `handler` after each message of `purpose` is delivered (a deletion request becomes `confirmation_sent`).
@@ -52,24 +79,46 @@ export function createOutboxService({ db, clock, config, notifier, sealer, onErr
     delivered.set(purpose, handler);
   }
 
+  /**
+   * Has every message of `purpose` that carries a context prepared by `preparer` before it is sent: a request that must
+   * answer the same whether or not an account exists queues its message for the address, and the lookup and the write
+   * happen here, after the answer (docs/security.md "Same answer, same work").
+   */
+  function prepareWith(purpose: Purpose, preparer: Preparer): void {
+    preparers.set(purpose, preparer);
+  }
+
   async function enqueue(trx: Executor, msg: OutgoingMessage): Promise<number | null> {
+    const sealed: Sealed = msg.context ? { vars: msg.vars, context: msg.context } : msg.vars;
     const row = await repo.insertMessage(trx, {
       channel: msg.channel, recipient: msg.to, purpose: msg.purpose, language: languageOf(msg.language),
-      payload: sealer.seal(JSON.stringify(msg.vars)), dedup_key: msg.dedupKey ?? null,
+      payload: sealer.seal(JSON.stringify(sealed)), dedup_key: msg.dedupKey ?? null,
       next_attempt_at: clock.now(), expires_at: msg.expiresAt,
     });
     return row?.id ?? null;
   }
 
-  async function deliver(m: repo.ClaimedMessage): Promise<void> {
-    const vars = JSON.parse(sealer.open(m.payload)) as TemplateVars;
+  /** Sends the message, or answers 'dropped' when its preparer found no one to send it to. */
+  async function deliver(m: repo.ClaimedMessage): Promise<'sent' | 'dropped'> {
+    const sealed = JSON.parse(sealer.open(m.payload)) as Sealed;
     const purpose = m.purpose as Purpose;
-    const language = languageOf(m.language);
-    if (m.channel === 'email') {
+    const channel = m.channel as 'email' | 'sms';
+    let vars = hasContext(sealed) ? sealed.vars : sealed;
+    let language = languageOf(m.language);
+    if (hasContext(sealed)) {
+      const prepare = preparers.get(purpose);
+      if (!prepare) throw new Error(`no preparer for ${purpose} messages`);
+      const prepared = await prepare({ channel, recipient: m.recipient, vars, context: sealed.context, expiresAt: m.expires_at });
+      if (!prepared) return 'dropped';
+      vars = prepared.vars;
+      language = languageOf(prepared.language);
+    }
+    if (channel === 'email') {
       await notifier.sendEmail({ to: m.recipient, purpose, messageId: `<outbox-${m.id}@gatehouse>`, ...renderEmail(purpose, language, vars) });
     } else {
       await notifier.sendSms({ to: m.recipient, purpose, body: renderSms(purpose, language, vars) });
     }
+    return 'sent';
   }
 
   const finish = (m: repo.ClaimedMessage, status: 'sent' | 'failed' | 'expired', error: string | null) =>
@@ -77,7 +126,7 @@ export function createOutboxService({ db, clock, config, notifier, sealer, onErr
 
   /** One pass over the due messages. */
   async function deliverDue(): Promise<DeliveryReport> {
-    const report: DeliveryReport = { sent: 0, retried: 0, failed: 0, expired: 0 };
+    const report = emptyReport();
     for (;;) {
       const now = clock.now();
       const batch = await repo.claimDue(db, now, addSeconds(now, LEASE_SECONDS), BATCH);
@@ -88,7 +137,12 @@ export function createOutboxService({ db, clock, config, notifier, sealer, onErr
           continue;
         }
         try {
-          await deliver(m);
+          if (await deliver(m) === 'dropped') {
+            // Nothing is kept of a message sent to no one: not even the address someone typed.
+            await repo.deleteMessage(db, m.id);
+            report.dropped++;
+            continue;
+          }
           await finish(m, 'sent', null);
           report.sent++;
           await delivered.get(m.purpose as Purpose)?.(m.id)
@@ -112,7 +166,7 @@ export function createOutboxService({ db, clock, config, notifier, sealer, onErr
   }
 
   /** Runs a pass now (or right after the running one), so messages leave as soon as their transaction commits. */
-  const flush = repeatingPass(deliverDue, (): DeliveryReport => ({ sent: 0, retried: 0, failed: 0, expired: 0 }));
+  const flush = repeatingPass(deliverDue, emptyReport);
 
   /** Fire-and-forget `flush` for request paths: failures are retried later, never surfaced to the caller. */
   function kick(): void {
@@ -122,7 +176,7 @@ export function createOutboxService({ db, clock, config, notifier, sealer, onErr
   /** Shutdown: waits for the running pass (messages still due stay in the outbox for the job). */
   const stop = () => flush.stop();
 
-  return { enqueue, onDelivered, deliverDue, flush, kick, stop, backlog: () => backlogOf(db, 'outbox_messages') };
+  return { enqueue, onDelivered, prepareWith, deliverDue, flush, kick, stop, backlog: () => backlogOf(db, 'outbox_messages') };
 }
 
 export type OutboxService = ReturnType<typeof createOutboxService>;

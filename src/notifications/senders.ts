@@ -1,6 +1,7 @@
 import type { Writable } from 'node:stream';
 import nodemailer from 'nodemailer';
 import type { Config } from '../config/settings.js';
+import { maskSecrets } from './mask.js';
 import type { Purpose } from './templates.js';
 
 export interface EmailMessage {
@@ -33,6 +34,13 @@ export interface MemoryInbox {
 
 const SEND_TIMEOUT_MS = 10_000;
 
+/**
+ * What the `console` backends print: in debug the message as it is (a developer reads the code from `npm start`'s
+ * output); outside debug, with its codes, tokens and links masked, since nothing is delivered and the output reaches
+ * log files (docs/deployment.md "Email and SMS").
+ */
+const printable = (config: Pick<Config, 'DEBUG'>) => (config.DEBUG ? (text: string) => text : maskSecrets);
+
 function emailSender(config: Config, inbox: MemoryInbox, out: Writable): Notifier['sendEmail'] {
   switch (config.EMAIL_BACKEND) {
     case 'memory':
@@ -48,11 +56,13 @@ function emailSender(config: Config, inbox: MemoryInbox, out: Writable): Notifie
           messageId: msg.messageId, headers: { 'X-Gatehouse-Purpose': msg.purpose } });
       };
     }
-    default:
+    default: {
       // Development delivery: the message is printed, as a mail client would show it, on the server's stdout.
+      const shown = printable(config);
       return async (msg) => {
-        out.write(`\n----- email (${msg.purpose}) to ${msg.to} -----\nSubject: ${msg.subject}\n\n${msg.text}\n-----\n`);
+        out.write(`\n----- email (${msg.purpose}) to ${msg.to} -----\nSubject: ${shown(msg.subject)}\n\n${shown(msg.text)}\n-----\n`);
       };
+    }
   }
 }
 
@@ -71,8 +81,10 @@ function smsSender(config: Config, inbox: MemoryInbox, out: Writable): Notifier[
         await res.body?.cancel().catch(() => undefined);
         if (!res.ok) throw new Error(`SMS webhook answered ${res.status}`);
       };
-    default:
-      return async (msg) => { out.write(`\n----- sms (${msg.purpose}) to ${msg.to} -----\n${msg.body}\n-----\n`); };
+    default: {
+      const shown = printable(config);
+      return async (msg) => { out.write(`\n----- sms (${msg.purpose}) to ${msg.to} -----\n${shown(msg.body)}\n-----\n`); };
+    }
   }
 }
 

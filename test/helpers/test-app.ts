@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Writable } from 'node:stream';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { Redis } from 'ioredis';
+import type { KyselyPlugin } from 'kysely';
 import { buildApp } from '../../src/app.js';
 import type { RoutePlugin } from '../../src/http/routes.js';
 import { loadConfig, type Env } from '../../src/config/load.js';
@@ -23,6 +24,8 @@ export interface TestAppOptions {
   now?: Date;
   /** Extra routes mounted under the API prefix (to exercise platform behaviour with a body schema, limits…). */
   apiRoutes?: RoutePlugin[];
+  /** Sees every statement the app runs (`test/helpers/statements.ts` records them). */
+  dbPlugin?: KyselyPlugin;
 }
 
 export interface TestApp {
@@ -64,7 +67,11 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
   const database = await acquireTestDatabase();
   const redis: Redis | null = config.REDIS_URL ? await openRedis(config.REDIS_URL, () => undefined) : null;
   const clock = fixedClock(opts.now ?? new Date());
-  const container = await buildContainer({ config, database, clock, hasher: await testHasher(), redis });
+  const plugged = opts.dbPlugin === undefined ? database : {
+    ...database, db: database.db.withPlugin(opts.dbPlugin),
+    counters: database.counters === database.db ? database.db.withPlugin(opts.dbPlugin) : database.counters.withPlugin(opts.dbPlugin),
+  };
+  const container = await buildContainer({ config, database: plugged, clock, hasher: await testHasher(), redis });
   const app = await buildApp(container, { logStream: opts.logStream ?? false, apiRoutes: opts.apiRoutes ?? [] });
   await app.ready();
 

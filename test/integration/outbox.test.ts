@@ -44,7 +44,7 @@ describe('outbox delivery through a real SMTP server and a real SMS webhook', ()
   it('delivers an email with subject, text and HTML parts from SVC_EMAIL_FROM', async () => {
     await enqueueOtp();
     const report = await outbox().flush();
-    assert.deepEqual(report, { sent: 1, retried: 0, failed: 0, expired: 0 });
+    assert.deepEqual(report, { sent: 1, retried: 0, failed: 0, expired: 0, dropped: 0 });
     const [mail] = await smtp.waitFor(1);
     assert.equal(mail!.subject, 'Your verification code: 493817');
     assert.match(mail!.text ?? '', /Your verification code is 493817\./);
@@ -75,16 +75,16 @@ describe('outbox delivery through a real SMTP server and a real SMS webhook', ()
     await smtp.stop();
     await enqueueOtp();
     const down = await outbox().flush();
-    assert.deepEqual(down, { sent: 0, retried: 1, failed: 0, expired: 0 });
+    assert.deepEqual(down, { sent: 0, retried: 1, failed: 0, expired: 0, dropped: 0 });
     const [pending] = await rows();
     assert.equal(pending!.status, 'pending');
     assert.ok(pending!.last_error);
     assert.ok(!pending!.last_error!.includes('493817'));
     // Not due yet: the backoff holds it back.
-    assert.deepEqual(await outbox().flush(), { sent: 0, retried: 0, failed: 0, expired: 0 });
+    assert.deepEqual(await outbox().flush(), { sent: 0, retried: 0, failed: 0, expired: 0, dropped: 0 });
     smtp = await startSmtpSink(smtpPort);
     t.clock.advance(6);
-    assert.deepEqual(await outbox().flush(), { sent: 1, retried: 0, failed: 0, expired: 0 });
+    assert.deepEqual(await outbox().flush(), { sent: 1, retried: 0, failed: 0, expired: 0, dropped: 0 });
     t.clock.advance(3600);
     await outbox().flush();
     const mails = await smtp.waitFor(1);
@@ -98,10 +98,10 @@ describe('outbox delivery through a real SMTP server and a real SMS webhook', ()
     const res = await t.api({ method: 'POST', path: 'password/reset/request/', payload: { email: 'ann@example.com' } });
     assert.equal(res.statusCode, 200, res.body);
     assert.deepEqual(Object.keys(res.json()).sort(), ['channel', 'expires_at', 'message', 'otp_id']);
-    assert.deepEqual(await outbox().flush(), { sent: 0, retried: 1, failed: 0, expired: 0 });
+    assert.deepEqual(await outbox().flush(), { sent: 0, retried: 1, failed: 0, expired: 0, dropped: 0 });
     smtp = await startSmtpSink(smtpPort);
     t.clock.advance(6);
-    assert.deepEqual(await outbox().flush(), { sent: 1, retried: 0, failed: 0, expired: 0 });
+    assert.deepEqual(await outbox().flush(), { sent: 1, retried: 0, failed: 0, expired: 0, dropped: 0 });
     t.clock.advance(60);
     await outbox().flush();
     const mails = await smtp.waitFor(1);
@@ -113,13 +113,48 @@ describe('outbox delivery through a real SMTP server and a real SMS webhook', ()
     assert.equal(confirmed.statusCode, 200, confirmed.body);
   });
 
+  it('sends each reset code queued during an outage once it ends, the same code on each attempt; the newest one works', async () => {
+    await createUser(t, { email: 'ann@example.com' });
+    await smtp.stop();
+    const reset = () => t.api({ method: 'POST', path: 'password/reset/request/', payload: { email: 'ann@example.com' } });
+    assert.equal((await reset()).statusCode, 200);
+    assert.equal((await reset()).statusCode, 200);
+    // Both codes were written when their messages were first tried, the second retiring the first; both wait.
+    await outbox().flush();
+    assert.deepEqual((await rows()).map((r) => [r.status, r.attempts]), [['pending', 1], ['pending', 1]]);
+    const hmacs = async () => (await t.container.db.selectFrom('otp_codes').select('code_hmac').orderBy('created_at').execute())
+      .map((r) => r.code_hmac);
+    const written = await hmacs();
+    assert.equal(written.length, 2);
+    smtp = await startSmtpSink(smtpPort);
+    t.clock.advance(6);
+    assert.deepEqual(await outbox().flush(), { sent: 2, retried: 0, failed: 0, expired: 0, dropped: 0 });
+    assert.deepEqual(await hmacs(), written, 'a retry sends the code written at the first attempt, and writes none');
+    const mails = await smtp.waitFor(2);
+    const codes = mails.map((m) => /\b(\d{6})\b/.exec(m.text ?? '')?.[1]);
+    const confirm = (code: string | undefined) => t.api({ method: 'POST', path: 'password/reset/confirm/',
+      payload: { email: 'ann@example.com', otp_code: code, new_password: 'violet submarine orchestra' } });
+    assert.equal((await confirm(codes[0])).statusCode, 401, 'the older code was retired by the newer one');
+    const confirmed = await confirm(codes[1]);
+    assert.equal(confirmed.statusCode, 200, confirmed.body);
+  });
+
+  it('sends a queued reset code to no one when the address has no account, and keeps nothing of it', async () => {
+    const res = await t.api({ method: 'POST', path: 'password/reset/request/', payload: { email: 'nobody@example.com' } });
+    assert.equal(res.statusCode, 200, res.body);
+    // The request's own pass may have dropped it already; either way nothing is left.
+    await outbox().flush();
+    assert.deepEqual(await rows(), []);
+    assert.equal(smtp.messages.length, 0);
+  });
+
   it('drops a message that expired while undeliverable instead of sending it stale', async () => {
     await smtp.stop();
     await enqueueOtp('ann@example.com', 'en', 30);
     await outbox().flush();
     smtp = await startSmtpSink(smtpPort);
     t.clock.advance(60);
-    assert.deepEqual(await outbox().flush(), { sent: 0, retried: 0, failed: 0, expired: 1 });
+    assert.deepEqual(await outbox().flush(), { sent: 0, retried: 0, failed: 0, expired: 1, dropped: 0 });
     assert.equal(smtp.messages.length, 0);
     const [row] = await rows();
     assert.equal(row!.status, 'expired');

@@ -20,8 +20,8 @@ import * as m0018 from './0018_webhooks.js';
 import * as m0019 from './0019_rate_limit_counters.js';
 import * as m0020 from './0020_public_applications.js';
 import * as m0021 from './0021_admin_hold.js';
-import * as m0024 from './0024_invitation_sends.js';
 import * as m0023 from './0023_webhook_delivery_attempts.js';
+import * as m0024 from './0024_invitation_sends.js';
 
 /** Every migration, in order. Migrations are frozen once released: add a new one, never edit an old one. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -46,6 +46,6 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0019_rate_limit_counters': m0019,
   '0020_public_applications': m0020,
   '0021_admin_hold': m0021,
-  '0024_invitation_sends': m0024,
   '0023_webhook_delivery_attempts': m0023,
+  '0024_invitation_sends': m0024,
 };

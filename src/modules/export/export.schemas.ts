@@ -176,13 +176,21 @@ export const toPermission = (p: { id: number; code: string; name: string; descri
   granted_at: toIso(p.granted_at),
 });
 
+/**
+ * An audit event about the person. One that another account wrote (an administrator's ban, an organization owner's
+ * change) keeps its event but not that account's IP address and user agent: those are the other person's data, not
+ * the exported person's (docs/privacy.md "Export").
+ */
 export const toAuditLog = (e: { id: number; event_type: string; severity: string; actor_id: number | null;
   application_id: number | null; agent_token_id: number | null; ip_address: string | null; user_agent: string | null;
-  details: Record<string, unknown> | null; created_at: Date }) => ({
-  id: String(e.id), event_type: e.event_type, severity: e.severity, actor: e.actor_id, application: e.application_id,
-  agent_token_id: e.agent_token_id, ip_address: e.ip_address, user_agent: e.user_agent, details: e.details ?? {},
-  created_at: toIso(e.created_at)!,
-});
+  details: Record<string, unknown> | null; created_at: Date }, personId: number) => {
+  const byAnother = e.actor_id !== null && e.actor_id !== personId;
+  return {
+    id: String(e.id), event_type: e.event_type, severity: e.severity, actor: e.actor_id, application: e.application_id,
+    agent_token_id: e.agent_token_id, ip_address: byAnother ? null : e.ip_address, user_agent: byAnother ? null : e.user_agent,
+    details: e.details ?? {}, created_at: toIso(e.created_at)!,
+  };
+};
 
 export const toMembership = (m: { organization_id: number; organization_name: string; organization_slug: string;
   role_code: string; role_name: string; status: string; joined_at: Date }) => ({

@@ -14,6 +14,10 @@ export const retireCodes = (trx: Executor, userId: number, purpose: OtpPurpose, 
     .where('user_id', '=', userId).where('purpose', '=', purpose).where('consumed_at', 'is', null)
     .executeTakeFirst();
 
+/** Whose code `id` is, and for what (a code written by an earlier attempt to send its message). */
+export const findCodeOwner = (trx: Executor, id: string) =>
+  trx.selectFrom('otp_codes').select(['user_id', 'purpose']).where('id', '=', id).executeTakeFirst();
+
 export const insertCode = (trx: Executor, values: NewRow<'otp_codes'>) =>
   trx.insertInto('otp_codes').values(values).returning(['id', 'expires_at']).executeTakeFirstOrThrow();
 

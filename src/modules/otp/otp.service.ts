@@ -16,6 +16,13 @@ type Deps = {
 
 export type OtpType = 'email' | 'phone';
 
+/** A code drawn before its account is known: its row's id, the code, and when it expires. */
+export interface CodeDraft {
+  id: string;
+  code: string;
+  expiresAt: Date;
+}
+
 const PURPOSE_OF: Record<OtpType, OtpPurpose> = { email: 'verify_email', phone: 'verify_phone' };
 
 /** `ann@example.com` → `a**@example.com`: enough to recognise the address, not to learn it. */
@@ -56,6 +63,37 @@ export function createOtpService({ db, clock, config, outbox, codeKey, onEmailVe
     });
     outbox.kick();
     return { otpId: row.id, expiresAt: row.expires_at, channel, maskedRecipient: otpType === 'email' ? maskEmail(recipient) : maskPhone(recipient) };
+  }
+
+  /**
+   * A code for an account not looked up yet (password/reset/request/): drawn now, with the id its row will have, and
+   * written by `place` only once its message is about to leave and its account is known.
+   */
+  function draft(): CodeDraft {
+    return { id: randomUUID(), code: newOtpCode(), expiresAt: addSeconds(clock.now(), config.OTP_LIFETIME) };
+  }
+
+  /**
+   * Writes a drafted code for its account, retiring the older ones, as `issue` does, the first time its message is
+   * prepared. On a later attempt (the provider failed) the row exists and the message goes out with it as it is,
+   * retired by a newer code meanwhile or not, as a message queued with its code always did. Answers the account's
+   * language for the message and whether the code was written now; null when the code is another account's (the
+   * address changed hands between two attempts), whose message is then not sent.
+   */
+  async function place(userId: number, purpose: OtpPurpose, d: CodeDraft, to: { channel: 'email' | 'sms'; recipient: string }) {
+    const now = clock.now();
+    return db.transaction().execute(async (trx) => {
+      await repo.lockUser(trx, userId);
+      const language = (await repo.findContact(trx, userId))?.language ?? null;
+      const existing = await repo.findCodeOwner(trx, d.id);
+      if (existing) return existing.user_id === userId && existing.purpose === purpose ? { written: false, language } : null;
+      await repo.retireCodes(trx, userId, purpose, now);
+      await repo.insertCode(trx, {
+        id: d.id, user_id: userId, purpose, channel: to.channel, recipient: to.recipient, created_at: now, expires_at: d.expiresAt,
+        code_hmac: otpHmac(codeKey, d.code, { userId, purpose }),
+      });
+      return { written: true, language };
+    });
   }
 
   /**
@@ -101,7 +139,7 @@ export function createOtpService({ db, clock, config, outbox, codeKey, onEmailVe
     return { verifiedAt: live.now, phoneNumber: phone };
   }
 
-  return { issue, consume, claim, request, verifyEmail, verifyPhone };
+  return { issue, draft, place, consume, claim, request, verifyEmail, verifyPhone };
 }
 
 export type OtpService = ReturnType<typeof createOtpService>;

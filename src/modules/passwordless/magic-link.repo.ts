@@ -11,6 +11,10 @@ export const retireLinks = (trx: Executor, email: string, now: Date) =>
     .where('email', '=', email).where('consumed_at', 'is', null)
     .executeTakeFirst();
 
+/** Whose link this token hash is (a link stored by an earlier attempt to send its message). */
+export const findLinkOwner = (trx: Executor, tokenHash: string) =>
+  trx.selectFrom('magic_links').select(['user_id']).where('token_hash', '=', tokenHash).executeTakeFirst();
+
 export const insertLink = (trx: Executor, values: NewRow<'magic_links'>) =>
   trx.insertInto('magic_links').values(values).returning(['id']).executeTakeFirstOrThrow();
 

@@ -2,7 +2,7 @@ import type { Config } from '../../config/settings.js';
 import { addSeconds, type Clock } from '../../core/clock.js';
 import { AppError } from '../../core/errors.js';
 import type { Db } from '../../db/database.js';
-import type { OutboxService } from '../../notifications/outbox.service.js';
+import type { OutboxService, Preparer } from '../../notifications/outbox.service.js';
 import { newOpaqueToken, sha256Hex } from '../../security/random.js';
 import type { AppContext } from '../applications/applications.service.js';
 import type { LockoutService } from '../auth/lockout.service.js';
@@ -24,6 +24,9 @@ export interface MagicLinkRequestInput {
   validation_url?: string | undefined;
 }
 
+/** What a queued link's message carries besides the link: its token's hash and the application that asked for it. */
+type LinkRequestContext = { token_hash: string; application_id: number | null };
+
 export interface MagicLinkVerifyInput {
   token: string;
   totp_code?: string | undefined;
@@ -39,8 +42,10 @@ export function createMagicLinkService(deps: Deps) {
   const steps = createLoginSteps(deps);
 
   /**
-   * POST magic-link/request/. The same answer, and the same work up to the insert, whether or not an account
-   * will receive the link: the token is drawn and hashed and the address's older links retired in any case.
+   * POST magic-link/request/. The same answer, and the same work before it, whether or not an account will receive
+   * the link (docs/security.md "Same answer, same work"): a token is drawn and hashed and its message written to the
+   * outbox in every case. Looking the account up and storing the link happen when the message is prepared
+   * (`prepareLink`), after the answer; an address with no usable account gets nothing.
    */
   async function request(input: MagicLinkRequestInput, application: AppContext | null, meta: LoginMeta): Promise<void> {
     const validationUrl = input.validation_url;
@@ -50,26 +55,37 @@ export function createMagicLinkService(deps: Deps) {
     if (!isAllowedValidationUrl(validationUrl, [...(application?.redirect_uris ?? []), ...config.MAGIC_LINK_ALLOWED_URLS])) {
       throw new AppError('INVALID_REDIRECT_URI');
     }
-    const account = await repo.findRecipient(db, email);
-    const recipient = account && canSignIn(account) ? account : null;
     const token = newOpaqueToken();
-    const now = clock.now();
-    const expiresAt = addSeconds(now, config.MAGIC_LINK_LIFETIME);
-    await db.transaction().execute(async (trx) => {
-      await repo.retireLinks(trx, email, now);
-      if (!recipient) return;
-      const link = await repo.insertLink(trx, {
-        user_id: recipient.id, email, token_hash: token.hash, application_id: meta.applicationId,
-        created_at: now, expires_at: expiresAt,
-      });
-      await outbox.enqueue(trx, {
-        channel: 'email', to: email, purpose: 'magic_link', language: recipient.language, expiresAt,
-        vars: { link: linkWithToken(validationUrl, token.raw), minutes: Math.ceil(config.MAGIC_LINK_LIFETIME / 60) },
-        dedupKey: `magic_link:${link.id}`,
-      });
+    const context: LinkRequestContext = { token_hash: token.hash, application_id: meta.applicationId };
+    await outbox.enqueue(db, {
+      channel: 'email', to: email, purpose: 'magic_link', expiresAt: addSeconds(clock.now(), config.MAGIC_LINK_LIFETIME),
+      vars: { link: linkWithToken(validationUrl, token.raw), minutes: Math.ceil(config.MAGIC_LINK_LIFETIME / 60) }, context,
     });
     outbox.kick();
   }
+
+  /**
+   * Sends a queued link only to a usable account at that address. The first time, the link is stored and the older
+   * ones sent to the address retired; on a later attempt (the provider failed) the stored link goes out as it is,
+   * retired by a newer one meanwhile or not, as a message queued with its link always did.
+   */
+  const prepareLink: Preparer = async ({ recipient, vars, context, expiresAt }) => {
+    const request = context as LinkRequestContext;
+    const account = await repo.findRecipient(db, recipient);
+    if (!account || !canSignIn(account)) return null;
+    const now = clock.now();
+    const isTheAccounts = await db.transaction().execute(async (trx) => {
+      const existing = await repo.findLinkOwner(trx, request.token_hash);
+      // Another account's link (the address changed hands between two attempts) is not sent.
+      if (existing) return existing.user_id === account.id;
+      await repo.retireLinks(trx, recipient, now);
+      await repo.insertLink(trx, { user_id: account.id, email: recipient, token_hash: request.token_hash,
+        application_id: request.application_id, created_at: now, expires_at: expiresAt });
+      return true;
+    });
+    return isTheAccounts ? { vars, language: account.language } : null;
+  };
+  outbox.prepareWith('magic_link', prepareLink);
 
   /**
    * GET magic-link/verify/, as named steps: find the live link → its account (still at that address, usable,

@@ -310,7 +310,7 @@ describe('admin deletion requests', () => {
       const outbox = t.container.services.outbox;
       await t.container.db.transaction().execute((trx) => outbox.enqueue(trx, { channel: 'email', to: 'gone@example.com',
         purpose: 'deletion_completed', vars: { date: '2025-03-01' }, expiresAt: addSeconds(NOW, -1) }));
-      assert.deepEqual(await outbox.flush(), { sent: 0, retried: 0, failed: 0, expired: 1 });
+      assert.deepEqual(await outbox.flush(), { sent: 0, retried: 0, failed: 0, expired: 1, dropped: 0 });
       assert.deepEqual(await columnsContaining(t, 'gone@example.com'), []);
       assert.deepEqual(t.container.inbox.emails, []);
     });

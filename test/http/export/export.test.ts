@@ -9,7 +9,7 @@ import { agentApi, delegate, expectError, expectStatus, grantDirect } from '../a
 import { assertError, assertValidation } from '../auth/assertions.js';
 import { requestAndConfirm } from '../deletion/helpers.js';
 import { createOrg, join } from '../organizations/helpers.js';
-import { auditEvents } from '../rbac/helpers.js';
+import { account, auditEvents } from '../rbac/helpers.js';
 
 const NOW = new Date('2025-03-01T10:00:00.000Z');
 
@@ -262,6 +262,44 @@ describe('POST export-user-data/', () => {
     assert.deepEqual(body.audit_logs[0].details, { n: 1004 });
     assert.deepEqual(body.audit_logs[999].details, { n: 5 });
     assert.deepEqual(body.export_metadata.record_limits.audit_logs, { limit: 1000, truncated: true });
+  });
+
+  // docs/privacy.md "Export": another person's address and browser are that person's data, not the exported one's.
+  it('keeps the events an administrator wrote about the person without the administrator\'s IP address and user agent', async () => {
+    const admin = await account(t, { roles: ['admin'], email: 'admin@example.com' });
+    const asAdmin = { remoteAddress: '203.0.113.77', headers: { 'user-agent': 'AdminConsole/9.1' }, token: admin.token };
+    expectStatus(await t.api({ method: 'POST', path: `admin/users/${ann.id}/ban/`, payload: { reason: 'spam' }, ...asAdmin }), 200);
+    expectStatus(await t.api({ method: 'POST', path: `admin/users/${ann.id}/unban/`, ...asAdmin }), 200);
+    expectStatus(await t.api({ method: 'POST', path: `admin/users/${ann.id}/lock/`, payload: { duration_minutes: 1 }, ...asAdmin }), 200);
+    expectStatus(await t.api({ method: 'POST', path: `admin/users/${ann.id}/unlock/`, ...asAdmin }), 200);
+    // An event the person wrote as its actor keeps her address too.
+    await t.container.db.insertInto('audit_events').values({ event_type: 'organization_invitation_accepted', user_id: ann.id,
+      actor_id: ann.id, ip_address: '198.51.100.24', user_agent: 'AnnLaptop/1.0', details: '{}', created_at: NOW }).execute();
+
+    const asAnn = { remoteAddress: '198.51.100.23', headers: { 'user-agent': 'AnnPhone/2.0' } };
+    const login = await t.api({ method: 'POST', path: 'login/email/', payload: { email: ann.email, password: ann.password }, ...asAnn });
+    const token = expectStatus(login, 200).access_token as string;
+    // A wrong password is an event she caused: it keeps her address and browser.
+    expectStatus(await t.api({ method: 'POST', path: 'export-user-data/', token, payload: { password: 'not hers' }, ...asAnn }), 400);
+    const body = expectStatus(await t.api({ method: 'POST', path: 'export-user-data/', token, payload: { password: ann.password }, ...asAnn }), 200);
+
+    const byType = (type: string) => body.audit_logs.find((e: { event_type: string }) => e.event_type === type);
+    for (const type of ['user_banned', 'user_locked']) {
+      const event = byType(type);
+      assert.ok(event, `${type} is exported`);
+      assert.deepEqual([event.actor, event.ip_address, event.user_agent], [admin.id, null, null], type);
+    }
+    assert.deepEqual(byType('user_banned').details, { reason: 'spam', sessions_revoked: 0 });
+    const failed = byType('data_export_failed');
+    assert.deepEqual([failed.actor, failed.ip_address, failed.user_agent], [null, '198.51.100.23', 'AnnPhone/2.0']);
+    const accepted = byType('organization_invitation_accepted');
+    assert.deepEqual([accepted.actor, accepted.ip_address, accepted.user_agent], [ann.id, '198.51.100.24', 'AnnLaptop/1.0']);
+    assert.deepEqual(body.login_attempts.map((a: { ip_address: string }) => a.ip_address), ['198.51.100.23']);
+    const text = JSON.stringify(body);
+    assert.ok(!text.includes('203.0.113.77') && !text.includes('AdminConsole'), 'nothing of the administrator\'s request');
+    // The administrator's own view of the trail still has them.
+    const [row] = await t.container.db.selectFrom('audit_events').select(['ip_address', 'user_agent']).where('event_type', '=', 'user_banned').execute();
+    assert.deepEqual(row, { ip_address: '203.0.113.77', user_agent: 'AdminConsole/9.1' });
   });
 });
 

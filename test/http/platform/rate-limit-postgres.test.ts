@@ -62,6 +62,16 @@ for (const variant of [
       assert.equal(rows[0]!.count, 5);
     });
 
+    it('counts an IPv6 client by its /64, under the same key as Redis and memory', async () => {
+      assert.deepEqual(await Promise.all(['2001:db8:70:1::1', '2001:db8:70:1::2', '2001:db8:70:1:ffff::3', '2001:db8:70:1::4']
+        .map(async (ip, i) => (await get(i % 2 ? b : a, ip)).statusCode)).then((s) => s.sort()), [200, 200, 200, 429]);
+      assert.deepEqual(await statuses([b], '2001:db8:70:2::1'), [200], 'another /64 has its own counter');
+      const rows = await a.container.db.selectFrom('rate_limit_counters').select(['key', 'count'])
+        .where('key', 'like', `${shared.SVC_REDIS_KEY_PREFIX}rl:pg-three:60000:2001:db8:70:%`).orderBy('key').execute();
+      assert.deepEqual(rows, [{ key: `${shared.SVC_REDIS_KEY_PREFIX}rl:pg-three:60000:2001:db8:70:1::/64`, count: 4 },
+        { key: `${shared.SVC_REDIS_KEY_PREFIX}rl:pg-three:60000:2001:db8:70:2::/64`, count: 1 }]);
+    });
+
     it('concurrent requests lose no count: 20 at once over both instances, exactly 3 admitted', async () => {
       const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => get(i % 2 ? a : b, '203.0.113.20')));
       assert.equal(answers.filter((r) => r.statusCode === 200).length, 3);

@@ -80,6 +80,21 @@ describe('rate limits outside debug', () => {
     assert.equal((await get(t, 'test/one-per-minute/', '203.0.113.51, 198.51.100.5')).statusCode, 429);
   });
 
+  // docs/security.md "Rate limits": one client is routinely given a whole /64, and would otherwise step through it.
+  it('counts an IPv6 client by its /64: two addresses of one /64 share the limit, another /64 has its own', async () => {
+    assert.equal((await get(t, 'test/one-per-minute/', '2001:db8:60:1::1')).statusCode, 200);
+    assertThrottled(await get(t, 'test/one-per-minute/', '2001:db8:60:1:ffff:ffff:ffff:fffe'), 60);
+    assertThrottled(await get(t, 'test/one-per-minute/', '2001:0db8:0060:0001:0:0:0:9'), 60);
+    assert.equal((await get(t, 'test/one-per-minute/', '2001:db8:60:2::1')).statusCode, 200);
+    assert.equal((await get(t, 'test/one-per-minute/', '2001:db8:61:1::1')).statusCode, 200);
+  });
+
+  it('counts an IPv4-mapped IPv6 address as its IPv4 address, and IPv4 addresses one by one', async () => {
+    assert.equal((await get(t, 'test/one-per-minute/', '::ffff:198.51.100.80')).statusCode, 200);
+    assertThrottled(await get(t, 'test/one-per-minute/', '198.51.100.80'), 60);
+    assert.equal((await get(t, 'test/one-per-minute/', '198.51.100.81')).statusCode, 200);
+  });
+
   it('keeps separate counters per route', async () => {
     assert.deepEqual(await statuses(t, 'test/one-per-minute/', '198.51.100.6', 2), [200, 429]);
     assert.equal((await get(t, 'test/three-per-minute/', '198.51.100.6')).statusCode, 200);
@@ -114,6 +129,16 @@ describe('rate limits without trusted proxies', () => {
     assertThrottled(await at('198.51.100.63'), 60);
     const otherPeer = await t.api({ method: 'GET', path: 'test/one-per-minute/', remoteAddress: '192.0.2.61' });
     assert.equal(otherPeer.statusCode, 200);
+  });
+
+  it('keys an IPv6 peer on its /64', async () => {
+    const from = (remoteAddress: string) => t.api({ method: 'GET', path: 'test/one-per-minute/', remoteAddress });
+    assert.equal((await from('2001:db8:62:1::10')).statusCode, 200);
+    assertThrottled(await from('2001:db8:62:1:8000::20'), 60);
+    assert.equal((await from('2001:db8:62:2::10')).statusCode, 200);
+    // What a dual-stack socket reports for an IPv4 client: counted as that IPv4 address.
+    assert.equal((await from('::ffff:192.0.2.70')).statusCode, 200);
+    assertThrottled(await from('192.0.2.70'), 60);
   });
 });
 
@@ -162,6 +187,14 @@ describe('rate-limit counters shared through Redis', { skip: process.env.TEST_RE
     assert.equal((await get(a, 'test/three-per-minute/', '198.51.100.40')).statusCode, 200);
     assertThrottled(await get(b, 'test/three-per-minute/', '198.51.100.40'), 60);
     assertThrottled(await get(a, 'test/three-per-minute/', '198.51.100.40'), 60);
+  });
+
+  it('counts the addresses of one IPv6 /64 in one counter across instances', async () => {
+    assert.equal((await get(a, 'test/three-per-minute/', '2001:db8:63:1::1')).statusCode, 200);
+    assert.equal((await get(b, 'test/three-per-minute/', '2001:db8:63:1::2')).statusCode, 200);
+    assert.equal((await get(a, 'test/three-per-minute/', '2001:db8:63:1:a::3')).statusCode, 200);
+    assertThrottled(await get(b, 'test/three-per-minute/', '2001:db8:63:1:b::4'), 60);
+    assert.equal((await get(b, 'test/three-per-minute/', '2001:db8:63:2::1')).statusCode, 200);
   });
 });
 
