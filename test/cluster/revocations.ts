@@ -52,6 +52,31 @@ export function describeRevocations(c: Cluster): void {
       await signIn(c, { ...bob, password: NEW_PASSWORD }, later, 2);
     });
 
+    it('logout-all and a password change on A: B and C refuse the agent tokens minted before them at once', async () => {
+      const ip = c.nextIp();
+      const ann = c.accounts.ann;
+      const agentMe = (token: string, via: number) => c.api({ path: 'me/', ip, via, agentToken: token });
+      const mint = async (session: { access_token: string }, name: string) => expectAnswer(await c.api({ method: 'POST',
+        path: 'ai/tokens/', ip, via: 0, token: session.access_token, body: { agent_id: name } }), 201).token as string;
+      for (const [event, end] of [
+        ['logout-all', (s: { access_token: string }) => c.api({ method: 'POST', path: 'logout/all/', ip, via: 0, token: s.access_token })],
+        ['password change', async (s: { access_token: string }) => {
+          const changed = await c.api({ method: 'POST', path: 'password/change/', ip, via: 0, token: s.access_token,
+            body: { current_password: ann.password, new_password: `${ann.password}-2` } });
+          // Later tests sign ann in with what her password is now.
+          if (changed.status === 200) ann.password = `${ann.password}-2`;
+          return changed;
+        }],
+      ] as const) {
+        const session = await signIn(c, ann, ip, 0);
+        const token = await mint(session, `cluster-${event.replace(' ', '-')}`);
+        for (const i of INSTANCES) expectAnswer(await agentMe(token, i), 200);
+        expectAnswer(await end(session), 200);
+        // Revoked in the event's own transaction: no propagation delay to wait for.
+        for (const i of [1, 2, 0]) expectAnswer(await agentMe(token, i), 401, 'AGENT_TOKEN_REVOKED');
+      }
+    });
+
     it('ban on A: B and C refuse the account\'s tokens within 1 s, and its refresh token stops', async () => {
       const ip = c.nextIp();
       const target = await signIn(c, c.accounts.cid, ip, 1);

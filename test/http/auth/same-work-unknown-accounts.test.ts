@@ -23,7 +23,8 @@ describe('password/reset/request/ and magic-link/request/ for known and unknown 
   beforeEach(async () => {
     await t.reset();
     clearInbox(t);
-    await createUser(t, { email: 'ann@example.com', phone: PHONE });
+    // Verified: a first sign-in by link to an unverified address would also remove her password (and say so by email).
+    await createUser(t, { email: 'ann@example.com', phone: PHONE, verified: true });
     await createUser(t, { email: 'banned@example.com', is_banned: true });
   });
   after(async () => { await t.close(); });

@@ -64,7 +64,7 @@ describe('invitation limits, seen from an inviter who would send spam', () => {
     });
 
     it('refuses an agent acting for that account too', async () => {
-      const { token } = await delegate(t, ann, { organization: 'acme', permissions: ['org.members.invite'] });
+      const { token } = await delegate(t, ann, { organization: 'acme', permissions: ['org.members.invite', 'org.view'] });
       const res = await agentApi(t)('POST', 'organizations/invitations/', token, { email: 'victim@example.com' }, { 'x-org-slug': 'acme' });
       assert.equal(expectStatus(res, 403).code, 'EMAIL_NOT_VERIFIED');
       assert.equal(await invitationCount(), 0);
@@ -112,7 +112,7 @@ describe('invitation limits, seen from an inviter who would send spam', () => {
     });
 
     it('counts an agent\'s invitations against the person it acts for', async () => {
-      const { token } = await delegate(t, ann, { organization: 'acme', permissions: ['org.members.invite'] });
+      const { token } = await delegate(t, ann, { organization: 'acme', permissions: ['org.members.invite', 'org.view'] });
       const byAgent = (email: string) =>
         agentApi(t)('POST', 'organizations/invitations/', token, { email }, { 'x-org-slug': 'acme' });
       for (let i = 0; i < 10; i++) expectStatus(await byAgent(`agent${i}@example.com`), 201);
