@@ -137,7 +137,8 @@ export async function buildApp(container: Container, opts: BuildAppOptions = {})
     },
   });
   const guards = documentedGuards(createGuards({ config, rateLimiter, bearer: container.services.bearer,
-    permissions: container.services.rbac, orgs: container.services.organizations.resolver, agents: container.services.agentAuth }));
+    permissions: container.services.rbac, orgs: container.services.organizations.resolver, agents: container.services.agentAuth,
+    reauth: container.services.reauth }));
   const deps: RouteDeps = { container, guards, metrics, apiPrefix: config.API_PREFIX };
 
   for (const plugin of ROOT_ROUTES) await app.register(plugin, deps);

@@ -22,6 +22,7 @@ import { createAuditService } from './modules/audit/audit.service.js';
 import { createLockoutService } from './modules/auth/lockout.service.js';
 import { ADMIN_SETUP_TOKEN_LIFETIME, createLoginService } from './modules/auth/login.service.js';
 import { createLogoutService } from './modules/auth/logout.service.js';
+import { createReauthService } from './modules/auth/reauth.service.js';
 import { createRegistrationService } from './modules/auth/registration.service.js';
 import { createDashboardService } from './modules/dashboard/dashboard.service.js';
 import { createDeletionService } from './modules/deletion/deletion.service.js';
@@ -60,6 +61,7 @@ import { createPasskeyCredentialService } from './modules/passkeys/credentials.s
 import { createPasskeyRegistrationService } from './modules/passkeys/registration.service.js';
 import { createTwoFactorService } from './modules/twofactor/twofactor.service.js';
 import { createUserImportService } from './modules/users/import.service.js';
+import { createSecurityNoticeService } from './modules/users/security-notices.service.js';
 import { createUserService } from './modules/users/users.service.js';
 import { createWebhookDeliveryService } from './modules/webhooks/delivery.service.js';
 import { createWebhookEvents } from './modules/webhooks/webhook-events.service.js';
@@ -124,8 +126,9 @@ export async function buildContainer(opts: ContainerOptions) {
   const sessions = createSessionService({ db, clock, config, audit, events, keys, delegations });
   const bearer = createBearerService({ db, clock, config, keys });
   const lockout = createLockoutService({ db, clock, config, audit, events });
+  const notices = createSecurityNoticeService({ clock, outbox });
   const twofactor = createTwoFactorService({ db, clock, config, verifyPassword: users.verifyPassword, audit, lockout,
-    sealer: createSealer(deriveKey(secretKey, 'totp')), codeKey: deriveKey(secretKey, 'backup-codes'), events });
+    sealer: createSealer(deriveKey(secretKey, 'totp')), codeKey: deriveKey(secretKey, 'backup-codes'), events, notices });
   const deletion = createDeletionService({ db, clock, config, audit, lockout, sessions, outbox, verifyPassword: users.verifyPassword,
     verifySecondFactor: twofactor.verifyLoginCode, events });
   const members = createMemberService({ db, clock, config, audit, events });
@@ -139,6 +142,8 @@ export async function buildContainer(opts: ContainerOptions) {
   const login = createLoginService({ db, clock, config, audit, lockout, sessions, rbac,
     verifyPassword: users.verifyPassword, verifySecondFactor: twofactor.verifyLoginCode, onSignIn: acceptInvitations, events });
   const registration = createRegistrationService({ db, users, sessions, login, audit });
+  const reauth = createReauthService({ db, clock, config, audit, lockout, verifyPassword: users.verifyPassword,
+    verifySecondFactor: twofactor.verifyLoginCode });
   const auth = createLogoutService({ db, sessions, audit });
   const profile = createProfileService({ db, clock, rbac, events });
   const permissions = createPermissionService({ db, clock, audit });
@@ -157,7 +162,8 @@ export async function buildContainer(opts: ContainerOptions) {
   const agentAuth = createAgentAuthService({ db, counters: database.counters, clock, audit, events });
   const agentUsage = createUsageService({ db, clock, agentAuth });
   const agentActivity = createAgentActivityService({ db, clock, writer: agentActions });
-  const agentTokens = createAgentTokenService({ db, clock, config, audit, rbac, orgs: organizations.resolver, events, sessions });
+  const agentTokens = createAgentTokenService({ db, clock, config, audit, rbac, orgs: organizations.resolver, events, sessions,
+    notices });
   const pendingActions = createPendingActionService({ db, clock, config, audit, key: deriveKey(secretKey, 'agent-actions'), events });
   const authorize = createAuthorizeService({ config, agents: agentAuth, orgs: organizations.resolver, pendingActions });
   const socialLogin = createSocialLoginService({ db, clock, login, users });
@@ -169,7 +175,7 @@ export async function buildContainer(opts: ContainerOptions) {
       () => clock.now().getTime()) });
   const socialBrowser = createSocialBrowserService({ db, clock, config, sealer: createSealer(deriveKey(secretKey, 'social-login')),
     applications, social, oidc, oauth2, socialLogin });
-  const passkeyRegistration = createPasskeyRegistrationService({ db, clock, config, audit });
+  const passkeyRegistration = createPasskeyRegistrationService({ db, clock, config, audit, notices });
   const passkeyAuthentication = createPasskeyAuthenticationService({ db, clock, config, audit, login });
   const passkeyCredentials = createPasskeyCredentialService({ db, audit });
   const otp = createOtpService({ db, clock, config, outbox, codeKey: deriveKey(secretKey, 'otp'), onEmailVerified: acceptInvitations });
@@ -196,7 +202,7 @@ export async function buildContainer(opts: ContainerOptions) {
     lifecycle,
     inbox,
     services: {
-      outbox, applications, audit, users, rbac, keys, sessions, bearer, lockout, login, registration, auth, profile,
+      outbox, applications, audit, users, rbac, keys, sessions, bearer, lockout, login, registration, reauth, auth, profile,
       otpLogin, magicLinks,
       permissions, roles, userGrants, adminUsers, security, auditLogs, otp, passwords, twofactor, passwordChange, passwordReset,
       deletionCompletion, deletionAdmin, socialAccounts, social, socialBrowser, passkeyRegistration, passkeyAuthentication, passkeyCredentials,

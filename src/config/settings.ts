@@ -112,6 +112,8 @@ export const SETTINGS = {
   DEVICE_LIMIT_ACTION: oneOf('revoke_oldest', ['revoke_oldest', 'deny'] as const, 'What a login from one device too many does.'),
   MAX_SESSIONS: int(0, 'Active sessions per account; 0 turns the limit off.'),
   SESSION_LIMIT_ACTION: oneOf('deny', ['deny', 'revoke_oldest'] as const, 'What a login beyond the session limit does.'),
+  REAUTH_MAX_AGE: int(900, 'Seconds after a sign-in during which sensitive changes (an agent token, a passkey, a 2FA setup, a new '
+    + 'phone) need no other proof; later they need `password` (and `totp_code` with 2FA) in the body, or a new sign-in.', { min: 1 }),
   FORCE_PASSWORD_CHANGE_ON_FIRST_LOGIN_ENABLED: bool(true, 'Give accounts flagged `must_change_password` only a `password_change_only` token.'),
   // Passwords
   PASSWORD_MIN_LENGTH: int(12, 'Minimum password length (code points after NFKC).', { min: 1, max: 128 }),

@@ -26,6 +26,8 @@ export const ERROR_CATALOGUE = {
   LOGIN_FAILED: { status: 401, message: 'Invalid credentials' },
   '2FA_REQUIRED': { status: 401, message: 'Two-factor authentication code required' },
   ADMIN_2FA_SETUP_REQUIRED: { status: 403, message: 'Administrator accounts must set up two-factor authentication' },
+  REAUTHENTICATION_REQUIRED: { status: 403, message: 'This action needs a recent sign-in: sign in again, or send your password '
+    + '(and totp_code when two-factor authentication is on) with the request' },
   SESSION_LIMIT_EXCEEDED: { status: 409, message: 'Maximum number of active sessions reached' },
   DEVICE_LIMIT_EXCEEDED: { status: 409, message: 'Maximum number of devices reached' },
   ACCOUNT_LOCKED: { status: 423, message: 'Account temporarily locked after too many failed attempts' },

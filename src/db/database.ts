@@ -173,6 +173,8 @@ export interface SessionsTable {
   revoke_reason: string | null;
   /** `passkey` when the sign-in proved two factors with a passkey (user verification): the 2FA gate counts it. */
   second_factor: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When the person last proved a credential interactively: the `auth_time` of the session's access tokens (null before 0022). */
+  auth_time: NullableTimestamp;
 }
 
 export interface RefreshTokensTable {

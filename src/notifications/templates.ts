@@ -5,9 +5,11 @@ import { MAX_USER_TEXT, plainLine } from './plain-line.js';
  * (`fr`, `fr-CA`… → French; anything else → English).
  */
 export type Purpose = 'otp' | 'password_reset' | 'magic_link' | 'invitation' | 'security_alert' | 'password_revoked'
-  | 'deletion_confirmation' | 'deletion_confirmed' | 'deletion_cancelled' | 'deletion_completed';
+  | 'deletion_confirmation' | 'deletion_confirmed' | 'deletion_cancelled' | 'deletion_completed'
+  | 'passkey_added' | 'two_factor_disabled' | 'agent_token_created';
 export const PURPOSES: readonly Purpose[] = ['otp', 'password_reset', 'magic_link', 'invitation', 'security_alert',
-  'password_revoked', 'deletion_confirmation', 'deletion_confirmed', 'deletion_cancelled', 'deletion_completed'];
+  'password_revoked', 'deletion_confirmation', 'deletion_confirmed', 'deletion_cancelled', 'deletion_completed',
+  'passkey_added', 'two_factor_disabled', 'agent_token_created'];
 export type Language = 'en' | 'fr';
 
 /** Template variables. Every value is plain text; HTML escaping happens here, never in callers. */
@@ -30,6 +32,10 @@ export interface TemplateVars {
   app?: string;
   /** The address a sign-in proved (`password_revoked`). */
   proven?: 'email' | 'phone';
+  /** An agent token's agent name (text its creator chose), its granted permission codes and its expiry. */
+  agent?: string;
+  permissions?: string;
+  expires?: string;
 }
 
 export interface RenderedEmail {
@@ -199,6 +205,44 @@ const COPY: Record<Purpose, Record<Language, Copy>> = {
         'Ceci est le dernier message envoyé à cette adresse.'],
     },
   },
+  passkey_added: {
+    en: {
+      subject: () => 'A passkey was added to your account',
+      lines: (v) => [`A passkey was added to your account on ${v.date}. It can now be used to sign in.`,
+        'If it was not you, remove it from your passkeys, change your password and sign out of every device.'],
+    },
+    fr: {
+      subject: () => 'Une clé d\'accès a été ajoutée à votre compte',
+      lines: (v) => [`Une clé d'accès (passkey) a été ajoutée à votre compte le ${v.date}. Elle permet désormais de se connecter.`,
+        "Si ce n'était pas vous, supprimez-la de vos clés d'accès, changez votre mot de passe et déconnectez tous vos appareils."],
+    },
+  },
+  two_factor_disabled: {
+    en: {
+      subject: () => 'Two-factor authentication was disabled',
+      lines: (v) => [`Two-factor authentication was disabled on your account on ${v.date}: a password alone now signs in.`,
+        'If it was not you, change your password, sign out of every device and enable two-factor authentication again.'],
+    },
+    fr: {
+      subject: () => 'La double authentification a été désactivée',
+      lines: (v) => [`La double authentification a été désactivée sur votre compte le ${v.date} : un mot de passe seul permet désormais de se connecter.`,
+        "Si ce n'était pas vous, changez votre mot de passe, déconnectez tous vos appareils et réactivez la double authentification."],
+    },
+  },
+  agent_token_created: {
+    en: {
+      subject: () => 'An agent token was created on your account',
+      lines: (v) => [`An agent token was created on your account on ${v.date}, for the agent "${v.agent}".`,
+        `Permissions granted: ${v.permissions || 'none'}. It expires on ${v.expires}.`,
+        'If it was not you, revoke your agent tokens, change your password and sign out of every device.'],
+    },
+    fr: {
+      subject: () => 'Un jeton d\'agent a été créé sur votre compte',
+      lines: (v) => [`Un jeton d'agent a été créé sur votre compte le ${v.date}, pour l'agent « ${v.agent} ».`,
+        `Permissions accordées : ${v.permissions || 'aucune'}. Il expire le ${v.expires}.`,
+        "Si ce n'était pas vous, révoquez vos jetons d'agent, changez votre mot de passe et déconnectez tous vos appareils."],
+    },
+  },
 };
 
 export const languageOf = (language: string | null | undefined): Language =>
@@ -207,7 +251,8 @@ export const languageOf = (language: string | null | undefined): Language =>
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** The values Gatehouse makes itself, or an address it verified: whole, since a cut link or address would mislead. */
-const NOT_CUT: ReadonlySet<string> = new Set(['code', 'link', 'token', 'reference', 'date', 'event', 'inviter_email']);
+const NOT_CUT: ReadonlySet<string> = new Set(['code', 'link', 'token', 'reference', 'date', 'event', 'inviter_email', 'permissions',
+  'expires']);
 
 /**
  * Every value on one line and without control characters; every value not listed above — what users wrote: an

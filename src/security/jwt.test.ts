@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { decodeProtectedHeader, jwtVerify } from 'jose';
+import { decodeProtectedHeader, jwtVerify, SignJWT } from 'jose';
 import { hmacKey, signAccessToken, verifyAccessToken } from './jwt.js';
 
 const SECRET = 'a-signing-secret-of-at-least-thirty-two-bytes';
@@ -27,6 +27,20 @@ describe('access tokens', () => {
     const [h, p, s] = token.split('.');
     const altered = `${h}.${Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(p!, 'base64url').toString()), sub: '13' })).toString('base64url')}.${s}`;
     assert.deepEqual(await verifyAccessToken(key, altered, now), { ok: false, reason: 'invalid' });
+  });
+
+  it('carry auth_time in whole seconds when given; verify answers it, and null for a token without one or a malformed one', async () => {
+    const signedIn = new Date(now.getTime() - 1234_567);
+    const { token } = await signAccessToken(key, { sub: '12', app: null, sid: '45', scope: 'full', authTime: signedIn }, now, 60);
+    const verified = await verifyAccessToken(key, token, now);
+    assert.ok(verified.ok && verified.claims.auth_time === Math.floor(signedIn.getTime() / 1000));
+    const bare = await verifyAccessToken(key, (await signAccessToken(key, { sub: '12', app: null, sid: '45', scope: 'full' }, now, 60)).token, now);
+    assert.ok(bare.ok && bare.claims.auth_time === null);
+    const odd = await new SignJWT({ app: null, sid: '45', scope: 'full', typ: 'access', auth_time: '1700000000' })
+      .setProtectedHeader({ alg: 'HS256', kid: key.kid }).setIssuer('gatehouse').setSubject('12').setJti('j').setIssuedAt(now)
+      .setExpirationTime(new Date(now.getTime() + 60_000)).sign(key.secret);
+    const malformed = await verifyAccessToken(key, odd, now);
+    assert.ok(malformed.ok && malformed.claims.auth_time === null);
   });
 
   it('get a fresh jti each time', async () => {

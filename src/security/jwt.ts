@@ -17,6 +17,11 @@ export interface AccessClaims {
   iat: number;
   exp: number;
   scope: TokenScope;
+  /**
+   * When the person last proved a credential interactively (seconds, as OpenID Connect's `auth_time`); null for a token
+   * that carries none (issued before the claim existed), which never counts as a recent sign-in.
+   */
+  auth_time: number | null;
 }
 
 /** A key signs and accepts its one algorithm; a token naming any other (`none` included) is refused. */
@@ -113,11 +118,12 @@ export function grantClaims(grants: GrantClaims) {
 
 /** HS256 is signed by hand (above); the asymmetric algorithms by jose, with the key's one algorithm and its kid. */
 export async function signAccessToken(key: JwtKey,
-  claims: { sub: string; app: number | null; sid: string; scope: TokenScope; grants?: GrantClaims },
+  claims: { sub: string; app: number | null; sid: string; scope: TokenScope; grants?: GrantClaims; authTime?: Date | null },
   now: Date, lifetimeSeconds: number): Promise<{ token: string; jti: string; expiresAt: Date }> {
   const iat = Math.floor(now.getTime() / 1000);
   const jti = randomUUID();
-  const payload = { app: claims.app, sid: claims.sid, scope: claims.scope, ...(claims.grants ? grantClaims(claims.grants) : {}),
+  const authTime = claims.authTime ? { auth_time: Math.floor(claims.authTime.getTime() / 1000) } : {};
+  const payload = { app: claims.app, sid: claims.sid, scope: claims.scope, ...authTime, ...(claims.grants ? grantClaims(claims.grants) : {}),
     typ: 'access', iss: key.issuer, sub: claims.sub, jti, iat, nbf: iat, exp: iat + lifetimeSeconds };
   let token: string;
   if (key.alg === 'HS256') token = hs256Token(key, payload);
@@ -158,8 +164,10 @@ export async function verifyAccessToken(keys: JwtKey | KeyResolver, token: strin
       || typeof payload.jti !== 'string' || !(Number.isSafeInteger(payload.app) || payload.app === null)) {
       return { ok: false, reason: 'invalid' };
     }
+    // A malformed `auth_time` is read as none: the token stays valid, and never counts as a recent sign-in.
+    const authTime = Number.isSafeInteger(payload.auth_time) ? payload.auth_time as number : null;
     return { ok: true, kid, claims: { sub: payload.sub, app: payload.app as number | null, sid: payload.sid, jti: payload.jti,
-      iat: payload.iat!, exp: payload.exp!, scope } };
+      iat: payload.iat!, exp: payload.exp!, scope, auth_time: authTime } };
   } catch (err) {
     return { ok: false, reason: err instanceof errors.JWTExpired ? 'expired' : 'invalid' };
   }

@@ -20,6 +20,7 @@ import * as m0018 from './0018_webhooks.js';
 import * as m0019 from './0019_rate_limit_counters.js';
 import * as m0020 from './0020_public_applications.js';
 import * as m0021 from './0021_admin_hold.js';
+import * as m0022 from './0022_session_auth_time.js';
 import * as m0023 from './0023_webhook_delivery_attempts.js';
 import * as m0024 from './0024_invitation_sends.js';
 
@@ -46,6 +47,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0019_rate_limit_counters': m0019,
   '0020_public_applications': m0020,
   '0021_admin_hold': m0021,
+  '0022_session_auth_time': m0022,
   '0023_webhook_delivery_attempts': m0023,
   '0024_invitation_sends': m0024,
 };

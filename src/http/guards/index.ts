@@ -1,5 +1,6 @@
 import type { Config } from '../../config/settings.js';
 import type { AgentAuthService } from '../../modules/agents/agent-auth.service.js';
+import type { ReauthService } from '../../modules/auth/reauth.service.js';
 import type { OrgContextResolver } from '../../modules/organizations/org-context.js';
 import type { PermissionSource } from '../../modules/rbac/permission-set.js';
 import type { BearerService } from '../../modules/sessions/bearer.service.js';
@@ -7,6 +8,7 @@ import type { RateLimiter } from '../rate-limit.js';
 import { createFeatureGuard } from './feature.js';
 import { createOrgContextLookup, createOrgGuard } from './org.js';
 import { createPermissionGuard } from './permission.js';
+import { createRecentAuthGuard } from './reauth.js';
 import { createUserGuard } from './user.js';
 
 export type { FeatureSwitch } from './feature.js';
@@ -14,6 +16,7 @@ export { orgOf, requestedSlug } from './org.js';
 export { resolveOrgContext } from '../../modules/organizations/org-context.js';
 export { heldPermissions } from './permission.js';
 export { authOf, userAuthOf, type UserGuardOptions } from './user.js';
+export type { RecentAuthOptions } from './reauth.js';
 export { acceptsAgents, agentOf, type AgentRuleOptions } from './agent.js';
 
 export interface GuardDeps {
@@ -23,17 +26,20 @@ export interface GuardDeps {
   permissions: PermissionSource;
   orgs: OrgContextResolver;
   agents: AgentAuthService;
+  reauth: ReauthService;
 }
 
 /**
  * Every guard a route may declare next to its path, one file per concern: feature switch, rate limit, user
- * (or agent) authentication and scope, permission, organization.
+ * (or agent) authentication and scope, recent authentication, permission, organization.
  */
-export function createGuards({ config, rateLimiter, bearer, permissions, orgs, agents }: GuardDeps) {
+export function createGuards({ config, rateLimiter, bearer, permissions, orgs, agents, reauth }: GuardDeps) {
   return {
     feature: createFeatureGuard(config),
     rateLimit: rateLimiter,
     user: createUserGuard(config, bearer, agents),
+    /** `recentAuth()`, in `preHandler` after `user()`: 403 REAUTHENTICATION_REQUIRED unless the sign-in is recent or the body proves it. */
+    recentAuth: createRecentAuthGuard(reauth),
     /** `permission('roles.manage')`, declared after `user()`: 403 PERMISSION_DENIED unless held. */
     permission: createPermissionGuard(permissions, agents, config),
     /** `org('org.manage')`, declared after `user()`: the organization of `X-Org-Slug` and the caller's role there. */

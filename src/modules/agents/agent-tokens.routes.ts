@@ -30,6 +30,7 @@ export default async function agentTokenRoutes(app: FastifyInstance, { container
 
   app.post('/ai/tokens/', {
     schema: { tags, body: CreateAgentTokenBody, response: { 201: AgentTokenCreatedResponse } }, onRequest,
+    preHandler: [guards.recentAuth()],
   }, async (req, reply) => reply.code(201).send(await agentTokens.create(tokenOwnerOf(req), req.body as CreateAgentTokenInput)));
 
   app.get('/ai/tokens/', {

@@ -3,6 +3,7 @@ import { toIso } from '../../core/clock.js';
 import { ListQuery } from '../../core/listing.js';
 import { Body, Nullable } from '../../http/schema.js';
 import type { AgentTokenStatus } from '../../db/database.js';
+import { ReauthProofFields } from '../auth/reauth.schemas.js';
 
 /** DECISIONS.md "Agents": the defaults of a token's limits. */
 export const AGENT_DEFAULTS = {
@@ -33,7 +34,9 @@ export const DeadMansSwitchBody = Body({
   heartbeat_required_every: Type.Integer({ minimum: 1, maximum: 31_536_000, description: 'Seconds between heartbeats before the token is suspended' }),
 });
 
+/** With `password` (and `totp_code`) when the sign-in is not recent (docs/security.md "Recent authentication"). */
 export const CreateAgentTokenBody = Body({
+  ...ReauthProofFields,
   agent_id: Type.String({ minLength: 1, maxLength: 128, description: 'The agent\'s own name for itself' }),
   expires_in: Type.Optional(Type.Integer({ minimum: 1, description: 'Seconds, at most SVC_AIRS_MAX_TOKEN_LIFETIME (default 3600)' })),
   permissions: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 200, default: [] })),

@@ -5,6 +5,7 @@ import { pageRequest } from '../../core/pagination.js';
 import type { AgentTokenStatus, Db } from '../../db/database.js';
 import { newOpaqueToken, sha256Hex } from '../../security/random.js';
 import type { AuditService } from '../audit/audit.service.js';
+import type { SecurityNoticeService } from '../users/security-notices.service.js';
 import type { WebhookEvents } from '../webhooks/webhook-events.service.js';
 import { resolveOrgContext, type OrgContextResolver } from '../organizations/org-context.js';
 import { auditOrigin, type ActorMeta } from '../rbac/actor.js';
@@ -20,6 +21,7 @@ import * as repo from './agent-tokens.repo.js';
 type Deps = {
   db: Db; clock: Clock; config: Config; audit: AuditService; rbac: PermissionSource; orgs: OrgContextResolver; events: WebhookEvents;
   sessions: Pick<SessionService, 'holdIfCurrent'>;
+  notices: SecurityNoticeService;
 };
 
 /** The delegating user, as the token routes see them. */
@@ -67,7 +69,7 @@ function breakerLimits(input: CircuitBreakerInput | undefined) {
  * is stored. A token is granted only what its user holds (in its organization when it has one), and PUT can only
  * narrow that.
  */
-export function createAgentTokenService({ db, clock, config, audit, rbac, orgs, events, sessions }: Deps) {
+export function createAgentTokenService({ db, clock, config, audit, rbac, orgs, events, sessions, notices }: Deps) {
   const event = (owner: TokenOwner, event_type: string, details: Record<string, unknown>, severity: 'info' | 'warning' = 'info') =>
     audit.record({ event_type, severity, user_id: owner.id, ...auditOrigin(owner), details });
 
@@ -110,8 +112,10 @@ export function createAgentTokenService({ db, clock, config, audit, rbac, orgs, 
       });
       await audit.record({ event_type: 'agent_token_created', user_id: owner.id, ...auditOrigin(owner),
         details: { token_id: inserted.id, agent_id: input.agent_id, permissions, organization: input.organization ?? null } }, trx);
+      await notices.agentTokenCreated(trx, owner.id, { agentId: input.agent_id, permissions, expiresAt: addSeconds(now, expiresIn) });
       return inserted.id;
     });
+    notices.deliver();
     const record = toRecord((await repo.findOwnToken(db, owner.id, id))!, now);
     return {
       id, token: raw, agent_id: record.agent_id, status: record.status, expires_at: record.expires_at,

@@ -92,9 +92,10 @@ const signInQuery = (unlessLocked: boolean, withEvent: boolean, withWebhook: boo
       where id = ${a.id} and (select unlocked and fits from ok)
       returning ${sql.join(PUBLIC_USER_COLUMNS.map((c) => sql.ref(c)))}),
     s as (insert into sessions (user_id, application_id, device_id, device_info, device_summary, ip_address, user_agent,
-        created_at, last_used_at, expires_at)
+        created_at, last_used_at, expires_at, auth_time)
       select u.id, ${a.applicationId}::bigint, ${a.deviceId}::text, ${a.deviceInfo}::text, ${a.deviceSummary}::text,
-        ${a.ip}::text, ${a.userAgent}::text, ${a.now}::timestamptz, ${a.now}::timestamptz, ${a.expiresAt}::timestamptz from u
+        ${a.ip}::text, ${a.userAgent}::text, ${a.now}::timestamptz, ${a.now}::timestamptz, ${a.expiresAt}::timestamptz,
+        ${a.now}::timestamptz from u
       returning id),
     rt as (insert into refresh_tokens (session_id, user_id, application_id, token_hash, created_at, expires_at, ip_address, device_info)
       select s.id, ${a.id}::bigint, ${a.applicationId}::bigint, ${a.tokenHash}::text, ${a.now}::timestamptz,

@@ -20,8 +20,11 @@ export default async function passkeyRoutes(app: FastifyInstance, { container, g
   const signInLimit = guards.rateLimit('passkey_login', [{ max: 10, per: 'minute' }, { max: 60, per: 'hour' }]);
   const originsOf = (application: { allowed_origins: string[] } | null) => application?.allowed_origins ?? [];
 
+  // Only a begin that passed the recent-authentication check issues a registration challenge, and complete accepts
+  // nothing else: a stolen access token alone cannot add a passkey that outlives it.
   app.post('/webauthn/register/begin/', {
     schema: { tags, body: RegisterBeginBody, response: { 200: BeginResponse } }, onRequest: [enabled, user],
+    preHandler: [guards.recentAuth()],
   }, async (req) => {
     const attachment = (req.body as { authenticator_attachment?: Attachment } | null)?.authenticator_attachment;
     return passkeyRegistration.begin(userAuthOf(req).user, req.application?.id ?? null, attachment);

@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { toIso } from '../../core/clock.js';
 import { Body, Nullable } from '../../http/schema.js';
 import { TokenResponse } from '../auth/auth.schemas.js';
+import { ReauthProofFields } from '../auth/reauth.schemas.js';
 import { StoredText } from '../users/users.schemas.js';
 import type { ListedCredential } from './passkeys.repo.js';
 
@@ -23,7 +24,9 @@ const BrowserCredential = Type.Object({
 
 const ChallengeId = Type.Optional(Type.Integer({ minimum: 1, description: 'From the begin answer; optional: the challenge is found from clientDataJSON' }));
 
+/** With `password` (and `totp_code`) when the sign-in is not recent (docs/security.md "Recent authentication"). */
 export const RegisterBeginBody = Type.Union([Body({
+  ...ReauthProofFields,
   authenticator_attachment: Type.Optional(Type.Union([Type.Literal('platform'), Type.Literal('cross-platform'), Type.Literal('any')], {
     description: '`platform` (default): a passkey on this device; `cross-platform`: a security key or a phone; `any`: the browser offers both' })),
 }), Type.Null()]);

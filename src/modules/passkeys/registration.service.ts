@@ -7,13 +7,14 @@ import type { Db } from '../../db/database.js';
 import { sha256Hex } from '../../security/random.js';
 import type { AuditService } from '../audit/audit.service.js';
 import type { RequestMeta } from '../sessions/sessions.service.js';
+import type { SecurityNoticeService } from '../users/security-notices.service.js';
 import { consumeChallenge, insertChallenge } from './challenges.repo.js';
 import { ALGORITHMS, beginAnswer, CEREMONY_TIMEOUT_MS, CHALLENGE_LIFETIME, challengeMatches, MAX_CREDENTIAL_ID_BYTES,
   signedChallengeHash } from './ceremony.js';
 import { expectedOrigins } from './origins.js';
 import * as repo from './passkeys.repo.js';
 
-type Deps = { db: Db; clock: Clock; config: Config; audit: AuditService };
+type Deps = { db: Db; clock: Clock; config: Config; audit: AuditService; notices: SecurityNoticeService };
 
 export interface Registrant { id: number; email: string | null; username: string | null; first_name: string; last_name: string }
 
@@ -28,7 +29,7 @@ export interface RegistrationInput {
 const invalid = () => new AppError('INVALID_CREDENTIAL');
 
 /** SPEC.md "Passkeys" registration and DECISIONS.md "Passkeys": begin (options and a stored challenge), complete (verify, record). */
-export function createPasskeyRegistrationService({ db, clock, config, audit }: Deps) {
+export function createPasskeyRegistrationService({ db, clock, config, audit, notices }: Deps) {
   async function begin(user: Registrant, applicationId: number | null, attachment: Attachment = 'platform') {
     const existing = await repo.credentialIdsOf(db, user.id, false);
     // One handle per account, kept by its credentials: an authenticator replaces its passkey for the same account.
@@ -66,15 +67,21 @@ export function createPasskeyRegistrationService({ db, clock, config, audit }: D
     }
     if (Buffer.from(info.credential.id, 'base64url').length > MAX_CREDENTIAL_ID_BYTES) throw invalid();
     const attachment = input.credential.authenticatorAttachment;
-    const row = await repo.insertCredential(db, {
-      user_id: userId, credential_id: info.credential.id, public_key: Buffer.from(info.credential.publicKey),
-      user_handle: challenge.user_handle!, sign_count: info.credential.counter,
-      transports: (input.credential.response.transports ?? []).filter((t) => typeof t === 'string').slice(0, 8),
-      device_name: input.device_name?.trim() || 'Passkey', device_type: info.credentialDeviceType, backed_up: info.credentialBackedUp,
-      authenticator_type: attachment === 'platform' || attachment === 'cross-platform' ? attachment : null,
-      is_resident_key: input.credential.clientExtensionResults?.credProps?.rk === true, aaguid: info.aaguid,
+    // The account hears of every passkey added, in the transaction that adds it.
+    const row = await db.transaction().execute(async (trx) => {
+      const added = await repo.insertCredential(trx, {
+        user_id: userId, credential_id: info.credential.id, public_key: Buffer.from(info.credential.publicKey),
+        user_handle: challenge.user_handle!, sign_count: info.credential.counter,
+        transports: (input.credential.response.transports ?? []).filter((t) => typeof t === 'string').slice(0, 8),
+        device_name: input.device_name?.trim() || 'Passkey', device_type: info.credentialDeviceType, backed_up: info.credentialBackedUp,
+        authenticator_type: attachment === 'platform' || attachment === 'cross-platform' ? attachment : null,
+        is_resident_key: input.credential.clientExtensionResults?.credProps?.rk === true, aaguid: info.aaguid,
+      });
+      if (added) await notices.passkeyAdded(trx, userId);
+      return added;
     });
     if (!row) throw new AppError('DUPLICATE_CREDENTIAL');
+    notices.deliver();
     await audit.record({ event_type: 'passkey_registered', user_id: userId, application_id: meta.applicationId, ip_address: meta.ip,
       user_agent: meta.userAgent, details: { credential_id: row.id, device_type: row.device_type } });
     return { id: row.id, name: row.device_name, device_name: row.device_name, created_at: row.created_at, last_used_at: row.last_used_at, device_type: row.device_type,

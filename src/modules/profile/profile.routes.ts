@@ -9,7 +9,9 @@ const WITH_ORG_SLUG = 'With X-Org-Slug (SVC_ORGANIZATIONS_ENABLED on), organizat
 
 const PATCH_ME = 'A JSON body, or `multipart/form-data` with a file part `avatar` (PNG, JPEG or WebP by its bytes, at most 2 MB) '
   + 'and the same fields as text parts (`custom_fields` as JSON text). The avatar is served at `/media/avatars/<name>` '
-  + 'and its URL answered in `user.avatar` and `avatar`. Unknown parts, a second file or another kind of file answer 400.';
+  + 'and its URL answered in `user.avatar` and `avatar`. Unknown parts, a second file or another kind of file answer 400. '
+  + 'Changing `phone` needs a sign-in within SVC_REAUTH_MAX_AGE, or `password` (and `totp_code` with 2FA) in the body: '
+  + 'else 403 REAUTHENTICATION_REQUIRED.';
 
 /** SPEC.md "Profile": GET/PATCH me/, GET me/roles/; SDK-COMPAT.md rule 18 (the avatar upload). */
 export default async function profileRoutes(app: FastifyInstance, { container, guards }: RouteDeps) {
@@ -35,6 +37,10 @@ export default async function profileRoutes(app: FastifyInstance, { container, g
       return profile.fromAuthenticated(authOf(req).user, org && await org);
     });
 
+  const changingContactNeedsRecentAuth = guards.recentAuth({
+    when: (req) => profile.changesContact(authOf(req).user, req.body as UpdateProfileInput),
+  });
+
   // A scope of its own: only this route also reads `multipart/form-data` (the SDK's avatar upload).
   await app.register(async (scope) => {
     await registerProfileForm(scope, container.config.BODY_LIMIT);
@@ -42,6 +48,7 @@ export default async function profileRoutes(app: FastifyInstance, { container, g
       schema: { tags: ['profile'], description: PATCH_ME, body: UpdateProfileBody, response: { 200: UpdateProfileResponse } },
       onRequest: [user],
       preValidation: [readProfileForm],
+      preHandler: [changingContactNeedsRecentAuth],
     }, async (req) => profile.update(authOf(req).user.id, req.body as UpdateProfileInput, uploadedAvatar(req)));
   });
 

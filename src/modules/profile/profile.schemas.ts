@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { toIso } from '../../core/clock.js';
 import { Nullable } from '../../http/schema.js';
+import { ReauthProofFields } from '../auth/reauth.schemas.js';
 import type { OrgContext } from '../organizations/org-context.js';
 import { OrganizationRef } from '../organizations/organizations.schemas.js';
 import type { PublicUser } from '../users/users.repo.js';
@@ -55,8 +56,12 @@ export function toProfile(u: PublicUser, org: OrganizationContext = NO_ORGANIZAT
   };
 }
 
-/** PATCH me/ accepts only these fields; anything else in the body is ignored and never stored. */
+/**
+ * PATCH me/ accepts only these fields; anything else in the body is ignored and never stored. A change of phone also
+ * takes the proof of docs/security.md "Recent authentication" when the sign-in is not recent; the proof is never stored.
+ */
 export const UpdateProfileBody = Type.Object({
+  ...ReauthProofFields,
   first_name: Type.Optional(StoredText({ maxLength: 150 })),
   last_name: Type.Optional(StoredText({ maxLength: 150 })),
   username: Type.Optional(Nullable(Type.String({ minLength: 3, maxLength: 150, pattern: '^[A-Za-z0-9_.@+-]+$' }))),

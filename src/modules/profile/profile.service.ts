@@ -156,6 +156,18 @@ export function createProfileService({ db, clock, rbac, events }: Deps) {
     };
   }
 
+  /**
+   * Whether PATCH me/ would change how the account is reached: its phone (set, replaced or removed; a malformed
+   * number counts as an attempt). Such a change needs a recent sign-in (docs/security.md "Recent authentication").
+   * There is no self-service change of email.
+   */
+  function changesContact(user: Pick<PublicUser, 'phone'>, input: Pick<UpdateProfileInput, 'phone'>): boolean {
+    if (input.phone === undefined) return false;
+    if (input.phone === null || input.phone === '') return user.phone !== null;
+    const phone = normalizePhone(input.phone);
+    return phone === null || phone !== user.phone;
+  }
+
   /** A stored avatar by the name in its URL, or undefined; a name of any other shape is never looked up. */
   async function avatarFile(name: string) {
     if (!AVATAR_NAME_RE.test(name)) return undefined;
@@ -163,7 +175,7 @@ export function createProfileService({ db, clock, rbac, events }: Deps) {
     return row && { contentType: row.content_type, bytes: Buffer.from(row.bytes.buffer, row.bytes.byteOffset, row.bytes.byteLength) };
   }
 
-  return { fromAuthenticated, roles, update, avatarFile };
+  return { fromAuthenticated, roles, update, changesContact, avatarFile };
 }
 
 export type ProfileService = ReturnType<typeof createProfileService>;

@@ -21,7 +21,7 @@ const insertSessionQuery = (db: Executor, a: NewSession) =>
     .with('s', (qb) => qb.insertInto('sessions').values({
     user_id: a.userId, application_id: a.applicationId, device_id: a.deviceId, device_info: a.deviceInfo,
     device_summary: a.deviceSummary, ip_address: a.ip, user_agent: a.userAgent, created_at: a.now, last_used_at: a.now,
-    expires_at: a.expiresAt,
+    expires_at: a.expiresAt, auth_time: a.now,
   }).returning(['id', 'user_id', 'application_id']))
     .insertInto('refresh_tokens')
     .columns(['session_id', 'user_id', 'application_id', 'token_hash', 'created_at', 'expires_at', 'ip_address', 'device_info'])
@@ -41,6 +41,7 @@ const insertSession = precompile(insertSessionQuery, {
 /**
  * A session and its first refresh token in one statement, which also bumps the account's `sessions_version` (every
  * new session does: a login's one-statement path tells from it whether its view of the sessions is current).
+ * Its `auth_time` is its opening time: every session is opened right after its person proved a credential.
  * Answers the session id.
  */
 export const insertSessionWithToken = async (db: Executor, session: NewSession) => (await insertSession(db, session))!.session_id;

@@ -61,11 +61,14 @@ export function createSessionService({ db, clock, config, audit, events, keys, d
   const refreshLifetime = config.JWT_REFRESH_TOKEN_LIFETIME;
   const secondsUntil = (d: Date) => Math.max(0, Math.floor((d.getTime() - clock.now().getTime()) / 1000));
 
-  /** An access token with the user's role and permission codes (SDK-COMPAT.md rule 20: for the client to read, never trusted). */
+  /**
+   * An access token with the user's role and permission codes (SDK-COMPAT.md rule 20: for the client to read, never trusted)
+   * and the session's `auth_time` (docs/security.md "Recent authentication").
+   */
   async function accessToken(userId: number, sessionId: number, applicationId: number | null, scope: TokenScope, grants: GrantClaims,
-    lifetime = accessLifetime) {
-    return signAccessToken(await keys.signingKey(), { sub: String(userId), app: applicationId, sid: String(sessionId), scope, grants },
-      clock.now(), lifetime);
+    authTime: Date | null, lifetime = accessLifetime) {
+    return signAccessToken(await keys.signingKey(),
+      { sub: String(userId), app: applicationId, sid: String(sessionId), scope, grants, authTime }, clock.now(), lifetime);
   }
 
   /** Device and session limits (DECISIONS.md): deny with 409, or end the oldest device's or session's sessions. */
@@ -123,10 +126,13 @@ export function createSessionService({ db, clock, config, audit, events, keys, d
     };
   }
 
-  /** The token pair of a session just stored (`sessionId`) from `session`, for a user holding `grants`. */
+  /**
+   * The token pair of a session just stored (`sessionId`) from `session`, for a user holding `grants`. Every session is
+   * opened right after its person proved a credential, so its opening time is its `auth_time` (the insert stores it).
+   */
   async function issue(session: PreparedSession, sessionId: number, scope: TokenScope, grants: GrantClaims,
     lifetime = accessLifetime): Promise<IssuedTokens> {
-    const access = await accessToken(session.userId, sessionId, session.applicationId, scope, grants, lifetime);
+    const access = await accessToken(session.userId, sessionId, session.applicationId, scope, grants, session.now, lifetime);
     return {
       access_token: access.token, refresh_token: session.refresh.raw, token_type: 'Bearer', expires_in: lifetime,
       refresh_expires_in: refreshLifetime, session_id: String(sessionId), device_id: session.deviceId,
@@ -136,7 +142,7 @@ export function createSessionService({ db, clock, config, audit, events, keys, d
 
   type RefreshOutcome =
     | { kind: 'ok'; refresh: string; refreshExpiresAt: Date; userId: number; sessionId: number; account: ScopeSubject; audited?: boolean;
-      grants?: GrantClaims }
+      grants?: GrantClaims; authTime: Date | null }
     | { kind: 'replay'; userId: number; sessionId: number }
     | { kind: 'failed' };
 
@@ -152,7 +158,8 @@ export function createSessionService({ db, clock, config, audit, events, keys, d
       && row.is_active && !row.is_banned && row.deleted_at === null && !(row.locked_until && row.locked_until > now)
       && !(row.tokens_valid_after && row.created_at < row.tokens_valid_after);
     if (!usable) return { kind: 'failed' };
-    const base = { userId: row.user_id, sessionId: row.session_id, account: row };
+    // A refresh proves no credential: the new access token keeps the session's `auth_time`.
+    const base = { userId: row.user_id, sessionId: row.session_id, account: row, authTime: row.auth_time };
     if (!config.REFRESH_TOKEN_ROTATION) {
       await tokens.touchRefreshToken(db, row.id, now);
       await sessions.touchSession(db, row.session_id, now);
@@ -200,7 +207,7 @@ export function createSessionService({ db, clock, config, audit, events, keys, d
     // An account made an administrator since its login gets only what it needs to set up 2FA.
     const scope = tokenScopeFor(outcome.account, config);
     const grants = outcome.grants ?? await tokens.findGrantCodes(db, outcome.userId);
-    const access = await accessToken(outcome.userId, outcome.sessionId, meta.applicationId, scope, grants);
+    const access = await accessToken(outcome.userId, outcome.sessionId, meta.applicationId, scope, grants, outcome.authTime);
     if (!outcome.audited) {
       await audit.record({ event_type: 'token_refresh', user_id: outcome.userId, application_id: meta.applicationId,
         ip_address: meta.ip, details: { session_id: outcome.sessionId } });

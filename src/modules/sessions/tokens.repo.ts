@@ -17,7 +17,8 @@ export const findRefreshToken = (db: Executor, tokenHash: string) =>
     .select(['rt.id', 'rt.session_id', 'rt.user_id', 'rt.application_id', 'rt.created_at', 'rt.expires_at', 'rt.rotated_at',
       'rt.revoked_at', 's.revoked_at as session_revoked_at', 's.expires_at as session_expires_at',
       's.device_summary', 's.device_id', 'u.is_active', 'u.is_banned', 'u.deleted_at', 'u.locked_until',
-      'u.must_change_password', 'u.tokens_valid_after', 'u.is_staff', 'u.is_superuser', 'u.is_2fa_enabled', 's.second_factor'])
+      'u.must_change_password', 'u.tokens_valid_after', 'u.is_staff', 'u.is_superuser', 'u.is_2fa_enabled', 's.second_factor',
+      's.auth_time'])
     .where('rt.token_hash', '=', tokenHash).executeTakeFirst();
 
 /** The application a refresh token was issued to (null when none), or undefined for an unknown token. */

@@ -5,7 +5,8 @@ import { authOf } from '../../http/guards/index.js';
 import { metaOf } from '../../http/request-meta.js';
 import type { RouteDeps } from '../../http/routes.js';
 import {
-  BackupCodesResponse, CodeBody, DisableBody, EnabledResponse, SetupResponse, StatusResponse, type CodeInput, type DisableInput,
+  BackupCodesResponse, CodeBody, DisableBody, EnabledResponse, SetupBody, SetupResponse, StatusResponse, type CodeInput,
+  type DisableInput,
 } from './twofactor.schemas.js';
 
 const BACKUP_WARNING = 'Store these backup codes somewhere safe: each works once, and they are not shown again.';
@@ -34,9 +35,11 @@ export default async function twoFactorRoutes(app: FastifyInstance, { container,
     onRequest: [user],
   }, async (req) => twofactor.status(authOf(req).user.id));
 
+  // An administrator held at the 2FA gate signed in moments ago: the `2fa_setup_only` token's sign-in is recent.
   app.post('/2fa/setup/', {
-    schema: { tags: ['2fa'], response: { 200: SetupResponse } },
+    schema: { tags: ['2fa'], body: SetupBody, response: { 200: SetupResponse } },
     onRequest: [user],
+    preHandler: [guards.recentAuth()],
   }, async (req) => {
     const started = await twofactor.setup(authOf(req).user);
     return {

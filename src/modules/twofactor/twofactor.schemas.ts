@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Body } from '../../http/schema.js';
+import { ReauthProofFields } from '../auth/reauth.schemas.js';
 
 // A TOTP code is 6 digits and a backup code 11 characters; a little slack for spaces people type.
 const Code = Type.String({ maxLength: 32 });
@@ -10,6 +11,9 @@ const Code = Type.String({ maxLength: 32 });
  */
 export const CodeBody = Body({ code: Type.Optional(Code), totp_code: Type.Optional(Code) });
 export type CodeInput = Static<typeof CodeBody>;
+
+/** No body, or the proof a setup needs when the sign-in is not recent (docs/security.md "Recent authentication"). */
+export const SetupBody = Type.Union([Body(ReauthProofFields), Type.Null()]);
 
 export const DisableBody = Body({
   code: Type.Optional(Code),

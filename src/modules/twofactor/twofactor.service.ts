@@ -9,6 +9,7 @@ import { base32Decode, matchTotpStep, newTotpSecret, provisioningUri } from '../
 import type { AuditService } from '../audit/audit.service.js';
 import type { LockoutService, LockTarget } from '../auth/lockout.service.js';
 import type { RequestMeta } from '../sessions/sessions.service.js';
+import type { SecurityNoticeService } from '../users/security-notices.service.js';
 import type { WebhookEvents } from '../webhooks/webhook-events.service.js';
 import { backupCodeHash, newBackupCodes } from './backup-codes.js';
 import * as repo from './twofactor.repo.js';
@@ -20,6 +21,7 @@ type Deps = {
   /** HMAC key of the stored backup-code hashes. */
   codeKey: Buffer;
   events: WebhookEvents;
+  notices: SecurityNoticeService;
 };
 
 /** The account a 2FA call is about (the bearer's user satisfies it). */
@@ -37,7 +39,7 @@ const compact = (code: string) => code.replace(/\s/g, '');
 type CheckState = NonNullable<Awaited<ReturnType<typeof repo.findCheckState>>>;
 
 /** SPEC.md "Two-factor authentication" and DECISIONS.md "Codes, links, passwords" (TOTP paragraph). */
-export function createTwoFactorService({ db, clock, config, verifyPassword, audit, lockout, sealer, codeKey, events }: Deps) {
+export function createTwoFactorService({ db, clock, config, verifyPassword, audit, lockout, sealer, codeKey, events, notices }: Deps) {
   const notEnabled = () => new AppError('INVALID_CODE', { message: 'Two-factor authentication is not enabled' });
 
   /** A TOTP code of the active secret, accepted once: its time step must be later than the last one used. */
@@ -136,7 +138,9 @@ export function createTwoFactorService({ db, clock, config, verifyPassword, audi
       await repo.setTwoFactorEnabled(trx, user.id, false, clock.now());
       await audit.record(event('2fa_disabled', user.id, meta, 'warning'), trx);
       await events.emit(trx, '2fa.disabled', { user_id: user.id });
+      await notices.twoFactorDisabled(trx, user.id);
     });
+    notices.deliver();
   }
 
   /** A new set of 10 backup codes for a TOTP code; every earlier code stops working. */

@@ -57,6 +57,10 @@ export async function findUserForLogin(db: Executor, by: { email: string } | { p
 }
 
 
+/** Where the account's notices go, and in which language. */
+export const findContact = (db: Executor, id: number) =>
+  db.selectFrom('users').select(['email', 'phone', 'language']).where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+
 export const findPublicUser = (db: Executor, id: number) =>
   db.selectFrom('users').select(PUBLIC_USER_COLUMNS).where('id', '=', id).executeTakeFirst();
 

@@ -21,7 +21,7 @@ describe('access token claims', () => {
     // see: issue 19 — every token names its key; with HS256 the kid is a stable hash of the secret.
     assert.deepEqual(header, { alg: 'HS256', kid: t.container.services.sessions.jwtKey.kid, typ: 'JWT' });
     assert.deepEqual(Object.keys(payload).sort(),
-      ['app', 'exp', 'iat', 'iss', 'jti', 'nbf', 'permissions', 'roles', 'scope', 'sid', 'sub', 'typ']);
+      ['app', 'auth_time', 'exp', 'iat', 'iss', 'jti', 'nbf', 'permissions', 'roles', 'scope', 'sid', 'sub', 'typ']);
     const iat = Math.floor(t.clock.now().getTime() / 1000);
     assert.equal(payload.iss, 'gatehouse');
     assert.equal(payload.sub, String(user.id));
@@ -30,6 +30,7 @@ describe('access token claims', () => {
     assert.match(String(payload.jti), /^[0-9a-f-]{36}$/);
     assert.equal(payload.iat, iat);
     assert.equal(payload.nbf, iat);
+    assert.equal(payload.auth_time, iat, 'signed in just now');
     assert.equal(payload.exp, iat + 3600);
     assert.equal(payload.typ, 'access');
     assert.equal(payload.scope, 'full');
