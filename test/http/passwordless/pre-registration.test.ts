@@ -87,6 +87,11 @@ describe('pre-registration hijacking', () => {
     it('removes the password, ends the attacker\'s sessions and tokens, and texts the phone', async () => {
       const attacker = await attackerRegisters(phoneParts(PHONE));
       const second = ok<Tokens>(await phoneLogin(PHONE, ATTACKER_PASSWORD));
+      // An agent token the attacker delegated to themselves goes with the password (docs/agents.md).
+      const delegated = ok<{ token: string }>(await t.api({ method: 'POST', path: 'ai/tokens/', token: second.access_token,
+        payload: { agent_id: 'foothold' } }), 201);
+      const asAgent = () => t.api({ method: 'GET', path: 'me/', headers: { authorization: `AgentBearer ${delegated.token}` } });
+      ok(await asAgent());
       // Earlier access tokens are refused from the next whole second on (tokens_valid_after is kept in seconds).
       t.clock.advance(1);
 
@@ -96,6 +101,7 @@ describe('pre-registration hijacking', () => {
 
       await assertAttackerLocked([attacker.tokens, second], () => phoneLogin(PHONE, ATTACKER_PASSWORD),
         () => phoneLogin('+33600000000', ATTACKER_PASSWORD));
+      assertError(await asAgent(), 401, 'AGENT_TOKEN_REVOKED');
       assert.equal(ok<{ id: number }>(await me(victim.access_token)).id, attacker.id, 'the new session works');
       assert.equal((await openSessions(attacker.id)).length, 1);
       ok(await refresh(victim.refresh_token));
