@@ -2,7 +2,7 @@ import type { Clock } from '../../core/clock.js';
 import type { Db } from '../../db/database.js';
 import * as repo from './auth-figures.repo.js';
 import type { DailyCountsService } from './daily-counts.service.js';
-import { failuresOf, successesOf, sumCounts, type Counts } from './counts.js';
+import { failuresOf, isSecondStep, secondStepsOf, successesOf, sumCounts, type Counts } from './counts.js';
 import type { AuthFigures } from './figures.schemas.js';
 import { calendarRanges, daysIn, dayOf, percentOf, periodRanges, throughNow, type Range } from './period.js';
 
@@ -19,7 +19,11 @@ const TOP_REASONS = 10;
 function loginTotals(c: Counts) {
   const success = successesOf(c);
   const failed = failuresOf(c);
-  return { total: success + failed, success_count: success, failed_count: failed, success_rate: percentOf(success, success + failed) };
+  const secondSteps = secondStepsOf(c);
+  return {
+    total: success + failed + secondSteps, success_count: success, failed_count: failed, second_step_count: secondSteps,
+    success_rate: percentOf(success, success + failed),
+  };
 }
 
 function byMethod(c: Counts): Record<string, number> {
@@ -28,7 +32,7 @@ function byMethod(c: Counts): Record<string, number> {
   return methods;
 }
 
-const topReasons = (c: Counts) => Object.entries(c.failures)
+const topReasons = (c: Counts) => Object.entries(c.failures).filter(([reason]) => !isSecondStep(reason))
   .sort(([ra, a], [rb, b]) => b - a || (ra < rb ? -1 : ra > rb ? 1 : 0))
   .slice(0, TOP_REASONS).map(([reason, count]) => ({ reason, count }));
 
@@ -55,7 +59,7 @@ export function createAuthFiguresService({ db, clock, daily }: Deps) {
       charts: {
         logins_per_day_7d: daysIn(week).map((date) => {
           const c = days.get(date);
-          return { date, success: c ? successesOf(c) : 0, failed: c ? failuresOf(c) : 0 };
+          return { date, success: c ? successesOf(c) : 0, failed: c ? failuresOf(c) : 0, second_step: c ? secondStepsOf(c) : 0 };
         }),
       },
     };

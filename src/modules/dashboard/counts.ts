@@ -48,8 +48,19 @@ export const sumCounts = (all: Iterable<Counts>): Counts => {
   return total;
 };
 
+/**
+ * The failure reasons of the attempts answered "now the second step": 401 `2FA_REQUIRED` (a password without its
+ * code) and 403 `ADMIN_2FA_SETUP_REQUIRED` (an administrator sent to set 2FA up). Such an attempt is neither a
+ * success nor a failure: the dashboard counts it apart (docs/dashboard.md).
+ */
+export const SECOND_STEP_REASONS: readonly string[] = ['2fa_required', 'admin_2fa_setup_required'];
+export const isSecondStep = (reason: string): boolean => SECOND_STEP_REASONS.includes(reason);
+
 export const successesOf = (c: Counts): number => Object.values(c.logins).reduce((n, m) => n + m.success, 0);
-export const failuresOf = (c: Counts): number => Object.values(c.logins).reduce((n, m) => n + m.failed, 0);
+/** Attempts answered with a second step to take (`SECOND_STEP_REASONS`). */
+export const secondStepsOf = (c: Counts): number => SECOND_STEP_REASONS.reduce((n, reason) => n + (c.failures[reason] ?? 0), 0);
+/** Failed attempts, the second steps asked for left out. */
+export const failuresOf = (c: Counts): number => Object.values(c.logins).reduce((n, m) => n + m.failed, 0) - secondStepsOf(c);
 /** Applications with at least one successful sign-in. */
 export const applicationsUsed = (c: Counts): number => Object.values(c.applications).filter((n) => n > 0).length;
 

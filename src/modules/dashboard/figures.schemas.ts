@@ -5,7 +5,15 @@ import { Count, Percent } from './stats.schemas.js';
 /** Every status of a deletion request (DECISIONS.md "Account deletion and export"), each always present in `by_status`. */
 export const DELETION_STATUSES = ['pending', 'confirmation_sent', 'confirmed', 'completed', 'cancelled'] as const satisfies readonly DeletionStatus[];
 
-const LoginTotals = Type.Object({ total: Count, success_count: Count, failed_count: Count, success_rate: Percent });
+const SECOND_STEP = 'Attempts answered 2FA_REQUIRED or ADMIN_2FA_SETUP_REQUIRED: neither succeeded nor failed';
+
+const LoginTotals = Type.Object({
+  total: Type.Integer({ minimum: 0, description: 'Every attempt: success_count + failed_count + second_step_count' }),
+  success_count: Count,
+  failed_count: Type.Integer({ minimum: 0, description: 'Failed attempts, second steps not included' }),
+  second_step_count: Type.Integer({ minimum: 0, description: SECOND_STEP }),
+  success_rate: Type.Number({ minimum: 0, maximum: 100, description: 'success_count per 100 of success_count + failed_count, to two decimals' }),
+});
 
 /** SPEC.md "Dashboard" GET dashboard/auth/ (docs/dashboard.md says what each figure counts). */
 export const AuthFiguresResponse = Type.Object({
@@ -21,9 +29,11 @@ export const AuthFiguresResponse = Type.Object({
     expired_today: Type.Integer({ minimum: 0, description: 'Live refresh tokens that reached their expiry since midnight UTC' }),
   }),
   top_login_failure_reasons: Type.Array(Type.Object({ reason: Type.String(), count: Count }),
-    { description: 'The ten most frequent reasons of failed attempts of the last 30 days' }),
+    { description: 'The ten most frequent reasons of failed attempts of the last 30 days (second steps are not failures)' }),
   charts: Type.Object({
-    logins_per_day_7d: Type.Array(Type.Object({ date: Type.String({ format: 'date' }), success: Count, failed: Count })),
+    logins_per_day_7d: Type.Array(Type.Object({
+      date: Type.String({ format: 'date' }), success: Count, failed: Count, second_step: Type.Integer({ minimum: 0, description: SECOND_STEP }),
+    })),
   }),
 });
 export type AuthFigures = Static<typeof AuthFiguresResponse>;

@@ -43,7 +43,8 @@ export const StatsResponse = Type.Object({
   }),
   trends: Type.Object({
     user_growth: Trend('Accounts created during the period'),
-    login_success_rate: Trend('Successful sign-in attempts per 100 attempts during the period'),
+    login_success_rate: Trend('Successful sign-in attempts per 100 successful or failed attempts during the period (second steps left out)'),
+    login_second_steps: Trend('Sign-in attempts answered 2FA_REQUIRED or ADMIN_2FA_SETUP_REQUIRED during the period: neither succeeded nor failed'),
     application_usage: Trend('Applications with at least one successful sign-in during the period'),
     security_incidents: Trend('Accounts locked, refresh tokens reused, agent tokens suspended by their breakers'),
   }),

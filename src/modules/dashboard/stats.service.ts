@@ -1,7 +1,7 @@
 import type { Clock } from '../../core/clock.js';
 import type { Db } from '../../db/database.js';
 import type { DailyCountsService } from './daily-counts.service.js';
-import { applicationsUsed, failuresOf, successesOf, sumCounts, type Counts } from './counts.js';
+import { applicationsUsed, failuresOf, secondStepsOf, successesOf, sumCounts, type Counts } from './counts.js';
 import { daysIn, percentOf, periodRanges, PERIOD_DAYS, trendOf, type Range } from './period.js';
 import * as repo from './stats.repo.js';
 import type { DayCount, StatsFigures, StatsInput } from './stats.schemas.js';
@@ -18,6 +18,7 @@ export interface OrganizationScope {
 interface PeriodFigures {
   user_growth: number;
   login_success_rate: number;
+  login_second_steps: number;
   application_usage: number;
   security_incidents: number;
 }
@@ -28,6 +29,7 @@ function figuresOf(days: Map<string, Counts>): PeriodFigures {
   return {
     user_growth: total.registered,
     login_success_rate: percentOf(successes, successes + failuresOf(total)),
+    login_second_steps: secondStepsOf(total),
     application_usage: applicationsUsed(total),
     security_incidents: total.incidents,
   };
@@ -71,6 +73,7 @@ export function createStatsService({ db, clock, daily }: Deps) {
       trends: {
         user_growth: trend('user_growth'),
         login_success_rate: trend('login_success_rate'),
+        login_second_steps: trend('login_second_steps'),
         application_usage: trend('application_usage'),
         security_incidents: trend('security_incidents'),
       },

@@ -67,9 +67,10 @@ describe('GET dashboard/auth/', () => {
     at(t, NOW);
     assert.deepEqual(expectStatus(await getAs(t, viewer, 'dashboard/auth/'), 200), {
       login_stats: {
-        today: { total: 5, success_count: 1, failed_count: 4, success_rate: 20 },
-        this_week: { total: 8, success_count: 3, failed_count: 5, success_rate: 37.5 },
-        this_month: { total: 14, success_count: 8, failed_count: 6, success_rate: 57.14 },
+        // erin's attempt without her code is a second step asked for, neither a success nor a failure.
+        today: { total: 5, success_count: 1, failed_count: 3, second_step_count: 1, success_rate: 25 },
+        this_week: { total: 8, success_count: 3, failed_count: 4, second_step_count: 1, success_rate: 42.86 },
+        this_month: { total: 14, success_count: 8, failed_count: 5, second_step_count: 1, success_rate: 61.54 },
       },
       login_by_method: { password: 4, phone_password: 1, otp: 1, magic_link: 1, passkey: 1, social_github: 0, social_google: 1 },
       registration_stats: { today: 1, this_week: 2, this_month: 4 }, // tom; erin; dave and mallory
@@ -80,19 +81,18 @@ describe('GET dashboard/auth/', () => {
       },
       top_login_failure_reasons: [
         { reason: 'invalid_credentials', count: 4 },
-        { reason: '2fa_required', count: 1 },
         { reason: 'banned', count: 1 },
         { reason: 'provider_error', count: 1 },
       ],
       charts: {
         logins_per_day_7d: [
-          { date: '2026-03-12', success: 1, failed: 1 },
-          { date: '2026-03-13', success: 0, failed: 0 },
-          { date: '2026-03-14', success: 0, failed: 0 },
-          { date: '2026-03-15', success: 1, failed: 0 },
-          { date: '2026-03-16', success: 1, failed: 0 },
-          { date: '2026-03-17', success: 1, failed: 1 },
-          { date: '2026-03-18', success: 1, failed: 4 },
+          { date: '2026-03-12', success: 1, failed: 1, second_step: 0 },
+          { date: '2026-03-13', success: 0, failed: 0, second_step: 0 },
+          { date: '2026-03-14', success: 0, failed: 0, second_step: 0 },
+          { date: '2026-03-15', success: 1, failed: 0, second_step: 0 },
+          { date: '2026-03-16', success: 1, failed: 0, second_step: 0 },
+          { date: '2026-03-17', success: 1, failed: 1, second_step: 0 },
+          { date: '2026-03-18', success: 1, failed: 3, second_step: 1 },
         ],
       },
     });
@@ -104,7 +104,7 @@ describe('GET dashboard/auth/', () => {
     assert.deepEqual(body.login_by_method, { password: 0, phone_password: 0, otp: 0, magic_link: 0, passkey: 0 });
     assert.deepEqual(body.top_login_failure_reasons, []);
     assert.equal(body.charts.logins_per_day_7d.length, 7);
-    assert.deepEqual(body.login_stats.today, { total: 0, success_count: 0, failed_count: 0, success_rate: 0 });
+    assert.deepEqual(body.login_stats.today, { total: 0, success_count: 0, failed_count: 0, second_step_count: 0, success_rate: 0 });
   });
 
   it('ranks ten failure reasons at most, the most frequent first, ties by name', async () => {
@@ -118,6 +118,27 @@ describe('GET dashboard/auth/', () => {
       { reason: 'reason_01', count: 2 }, { reason: 'reason_04', count: 2 }, { reason: 'reason_07', count: 2 }, { reason: 'reason_10', count: 2 },
       { reason: 'reason_00', count: 1 }, { reason: 'reason_03', count: 1 },
     ]);
+  });
+
+  it('counts the answers 2FA_REQUIRED and ADMIN_2FA_SETUP_REQUIRED apart: neither successes nor failures', async () => {
+    const erin = await accountAt(t, '2026-03-01T00:00:00.000Z', { email: 'erin@example.com' });
+    const totp = await enableTotp(t, erin);
+    const sam = await accountAt(t, '2026-03-01T00:00:00.000Z', { email: 'sam@example.com', is_staff: true }); // no 2FA yet
+    assert.equal(await emailLogin(t, '2026-03-18T08:00:00.000Z', erin.email!, erin.password!), 401); // 2FA_REQUIRED
+    at(t, '2026-03-18T08:00:30.000Z');
+    const withCode = await t.api({ method: 'POST', path: 'login/email/', payload: { email: erin.email, password: erin.password, totp_code: totp.code() } });
+    assert.equal(withCode.statusCode, 200, withCode.body);
+    assert.equal(await emailLogin(t, '2026-03-18T09:00:00.000Z', sam.email!, sam.password!), 403); // ADMIN_2FA_SETUP_REQUIRED
+    assert.equal(await emailLogin(t, '2026-03-18T10:00:00.000Z', erin.email!, 'not the password'), 401);
+
+    at(t, NOW);
+    const auth = expectStatus(await getAs(t, viewer, 'dashboard/auth/'), 200);
+    assert.deepEqual(auth.login_stats.today, { total: 4, success_count: 1, failed_count: 1, second_step_count: 2, success_rate: 50 });
+    assert.deepEqual(auth.charts.logins_per_day_7d.at(-1), { date: '2026-03-18', success: 1, failed: 1, second_step: 2 });
+    assert.deepEqual(auth.top_login_failure_reasons, [{ reason: 'invalid_credentials', count: 1 }]);
+    const stats = expectStatus(await getAs(t, viewer, 'dashboard/stats/'), 200);
+    assert.equal(stats.trends.login_success_rate, 50);
+    assert.equal(stats.trends.login_second_steps, 2);
   });
 
   it('answers 403 PERMISSION_DENIED without dashboard.view', async () => {

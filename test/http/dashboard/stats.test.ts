@@ -108,6 +108,7 @@ describe('GET dashboard/stats/', () => {
       trends: {
         user_growth: 3, // alice, erin, dave
         login_success_rate: 66.67, // 4 of 6: alice ×2, dave ×2; alice's wrong password, the unknown address
+        login_second_steps: 0,
         application_usage: 2, // the test application and Mobile
         security_incidents: 3, // locked on the 13th, breaker suspension on the 14th, refresh reuse today
       },
@@ -193,6 +194,7 @@ describe('GET dashboard/stats/', () => {
     assert.deepEqual(body.trends, {
       user_growth: { current: 1, previous: 2, change_percent: -50 }, // alice; carol and greg
       login_success_rate: { current: 100, previous: 50, change_percent: 100 },
+      login_second_steps: { current: 0, previous: 0, change_percent: 0 },
       application_usage: { current: 1, previous: 1, change_percent: 0 },
       security_incidents: { current: 2, previous: 0, change_percent: null }, // from nothing: no percentage
     });
@@ -204,7 +206,7 @@ describe('GET dashboard/stats/', () => {
   it('compare=true on a quiet database: every trend 0 against 0, a change of 0', async () => {
     const zero = { current: 0, previous: 0, change_percent: 0 };
     assert.deepEqual((await stats('?compare=true&period=30d')).trends,
-      { user_growth: zero, login_success_rate: zero, application_usage: zero, security_incidents: zero });
+      { user_growth: zero, login_success_rate: zero, login_second_steps: zero, application_usage: zero, security_incidents: zero });
   });
 
   it('period=30d and 90d: one chart entry per UTC day, zero days included, oldest first', async () => {
@@ -218,7 +220,7 @@ describe('GET dashboard/stats/', () => {
     assert.equal(month.charts.daily_logins.length, 30);
     assert.deepEqual(month.charts.daily_logins[0], { date: '2026-02-17', count: 1 });
     assert.deepEqual(month.charts.daily_logins.at(-1), { date: '2026-03-18', count: 0 });
-    assert.deepEqual(month.trends, { user_growth: 0, login_success_rate: 100, application_usage: 1, security_incidents: 0 });
+    assert.deepEqual(month.trends, { user_growth: 0, login_success_rate: 100, login_second_steps: 0, application_usage: 1, security_incidents: 0 });
     assert.equal(month.summary.active_users, 1);
 
     const quarter = await stats('?period=90d');
@@ -226,7 +228,7 @@ describe('GET dashboard/stats/', () => {
     assert.equal(quarter.charts.user_registrations.length, 90);
     assert.deepEqual(quarter.charts.user_registrations[0], { date: '2025-12-19', count: 1 });
     assert.equal(quarter.charts.daily_logins.filter((d: { count: number }) => d.count > 0).length, 2);
-    assert.deepEqual(quarter.trends, { user_growth: 1, login_success_rate: 66.67, application_usage: 1, security_incidents: 0 });
+    assert.deepEqual(quarter.trends, { user_growth: 1, login_success_rate: 66.67, login_second_steps: 0, application_usage: 1, security_incidents: 0 });
   });
 
   describe('with X-Org-Slug', () => {
@@ -266,6 +268,7 @@ describe('GET dashboard/stats/', () => {
       assert.deepEqual(body.trends, {
         user_growth: { current: 2, previous: 0, change_percent: null }, // alice and erin
         login_success_rate: { current: 66.67, previous: 0, change_percent: null }, // alice: 2 of 3
+        login_second_steps: { current: 0, previous: 0, change_percent: 0 },
         application_usage: { current: 1, previous: 0, change_percent: null },
         security_incidents: { current: 1, previous: 0, change_percent: null },
       });
