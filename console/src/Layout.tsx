@@ -2,11 +2,13 @@ import { useState, type ReactNode } from 'react';
 import type { Me } from './App';
 import { href } from './router';
 import { PAGES } from './pages';
+import { whoOf } from './who';
 
 /** The top bar and the navigation around a page; below 720 px wide the navigation folds behind a Menu button. */
 export function Layout({ me, current, onSignOut, children }: { me: Me; current: string; onSignOut: () => void; children: ReactNode }) {
   // Folded again when a page is chosen, the current one included.
   const [open, setOpen] = useState(false);
+  const who = whoOf(me);
   return (
     <div className="shell">
       <a className="skip" href="#content" onClick={(e) => { e.preventDefault(); document.getElementById('content')?.focus(); }}>
@@ -16,8 +18,8 @@ export function Layout({ me, current, onSignOut, children }: { me: Me; current: 
         <button type="button" className="menu-toggle" aria-expanded={open} aria-controls="nav" onClick={() => setOpen(!open)}>Menu</button>
         <span className="brand">Gatehouse Console</span>
         <span className="who">
-          <strong>{[me.first_name, me.last_name].filter(Boolean).join(' ') || me.email}</strong>
-          {me.email && <span className="email"> {me.email}</span>}
+          <strong>{who.name}</strong>
+          {who.email && <span className="email"> {who.email}</span>}
         </span>
         <button type="button" className="secondary" onClick={onSignOut}>Sign out</button>
       </header>

@@ -29,9 +29,11 @@ describeInBrowser('the console\'s Users page in Chromium', () => {
     await createUser(c.t, { first_name: MARKUP, last_name: 'Markup', email: 'markup@example.com' });
     const support = await createRole(c.t.container.db, 'support', ['users.view', 'audit.view']);
     await c.t.container.db.updateTable('roles').set({ name: 'Support agent' }).where('id', '=', support.id).execute();
-    // Two sessions on two devices, for the sessions and devices sections.
+    // Three sessions on three devices, for the sessions and devices sections: two that send a fingerprint, and curl,
+    // which sends none (the API describes it from its User-Agent).
     await signIn(c.t, zoe, { device_info: deviceInfo(1) });
     await signIn(c.t, zoe, { device_info: deviceInfo(2) });
+    await signIn(c.t, zoe, { headers: { 'user-agent': 'curl/8.5.0' } });
     ({ access_token: token } = await openSession(c.t, c.operator.id));
   });
   after(async () => { await c?.close(); });
@@ -76,17 +78,23 @@ describeInBrowser('the console\'s Users page in Chromium', () => {
     const { page, problems, refusals } = await c.signedIn({ hash: `#/users/${zoe.id}` });
     await page.getByRole('heading', { level: 2, name: 'Zoe Quinn' }).waitFor();
     const sessions = page.getByRole('table', { name: 'Sessions (refresh tokens)' });
-    await sessions.getByText('Phone 1 · Android 1 · Acme 2.1').waitFor();
-    await page.getByRole('table', { name: 'Devices' }).getByText('Phone 2 · Android 2 · Acme 2.1').waitFor();
+    // Each device as the API's device_summary words it; "Unknown device" nowhere, since the API knows each client.
+    await sessions.getByText('Acme 2.1 on Phone 1 (Android 1)').waitFor();
+    const devices = page.getByRole('table', { name: 'Devices' });
+    await devices.getByText('Acme 2.1 on Phone 2 (Android 2)').waitFor();
+    await devices.getByRole('cell', { name: 'curl', exact: true }).waitFor();
+    await sessions.getByRole('cell', { name: 'curl', exact: true }).waitFor();
+    assert.equal(await page.getByText('Unknown device').count(), 0);
     await c.screenshot(page, 'users-detail');
 
     // Revoke one session, with the inline confirmation.
     await sessions.getByRole('row').filter({ hasText: 'Phone 1' }).getByRole('button', { name: /^Revoke session/ }).click();
     await page.getByRole('button', { name: 'Confirm revoke' }).click();
     await page.getByRole('status').filter({ hasText: 'Session revoked' }).waitFor();
-    await sessions.getByText('Phone 1 · Android 1 · Acme 2.1').waitFor({ state: 'detached' });
+    await sessions.getByText('Acme 2.1 on Phone 1 (Android 1)').waitFor({ state: 'detached' });
     const live = await c.t.api({ method: 'GET', path: `admin/refresh-tokens/?user_id=${zoe.id}&is_revoked=false`, token });
-    assert.deepEqual((live.json() as { results: Array<{ device_info: string }> }).results.map((r) => r.device_info), [deviceInfo(2)]);
+    assert.deepEqual((live.json() as { results: Array<{ device_info: string | null; device_summary: string | null }> }).results
+      .map((r) => [r.device_info, r.device_summary]), [[null, 'curl'], [deviceInfo(2), 'Acme 2.1 on Phone 2 (Android 2)']]);
 
     // Assign the role.
     await page.getByLabel('Role to assign').selectOption('support');
@@ -145,7 +153,7 @@ describeInBrowser('the console\'s Users page in Chromium', () => {
     await c.screenshot(page, 'users-list-phone');
     await page.goto(`${c.origin}/console/#/users/${zoe.id}`);
     await page.getByRole('heading', { level: 2, name: 'Zoe Quinn' }).waitFor();
-    await page.getByRole('table', { name: 'Sessions (refresh tokens)' }).getByText('Phone 3 · Android 3 · Acme 2.1').waitFor();
+    await page.getByRole('table', { name: 'Sessions (refresh tokens)' }).getByText('Acme 2.1 on Phone 3 (Android 3)').waitFor();
     assert.ok(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth'), 'the detail scrolls sideways');
     await c.screenshot(page, 'users-detail-phone');
     await page.close();
@@ -155,9 +163,12 @@ describeInBrowser('the console\'s Users page in Chromium', () => {
   it('shows an operator without users.manage the 403 in words when they try to lock, and changes nothing', async () => {
     await c.t.container.db.updateTable('users').set({ locked_until: null }).where('id', '=', zoe.id).execute();
     await createRole(c.t.container.db, 'viewer', ['users.view']);
-    const viewer = await createOperator(c.t, { email: 'viewer@example.com', first_name: 'Vera', last_name: 'Viewer' }, ['viewer']);
+    // An account without a name: the top bar shows its email once, in the name's place.
+    const viewer = await createOperator(c.t, { email: 'viewer@example.com', first_name: '', last_name: '' }, ['viewer']);
     const { page, problems, refusals } = await c.signedIn({ who: viewer, hash: `#/users/${zoe.id}` });
     await page.getByRole('heading', { level: 2, name: 'Zoe Quinn' }).waitFor();
+    assert.equal(await page.locator('header .who').textContent(), 'viewer@example.com');
+    assert.equal(await page.locator('header .who strong').textContent(), 'viewer@example.com');
     await page.getByLabel('Lock reason').fill('Trying');
     await page.getByRole('button', { name: 'Lock account' }).click();
     const alert = page.getByRole('region', { name: 'Actions' }).getByRole('alert');

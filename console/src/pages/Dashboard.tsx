@@ -54,6 +54,10 @@ export function Dashboard({ route }: PageProps) {
           <SummaryCards summary={data.summary} />
           <h2>Trends of the period</h2>
           <TrendCards trends={data.trends} />
+          <p className="note muted">
+            The success rate counts successes and failures only. A sign-in answered &ldquo;2FA required&rdquo; or
+            &ldquo;2FA setup required&rdquo; waits for its second step: it is neither, and counted apart.
+          </p>
         </div>
       )}
       <div className="charts">

@@ -50,9 +50,9 @@ function refreshTokens(db: Executor, f: RefreshTokenFilter) {
   return q;
 }
 
-/** A refresh token as an administrator sees it: never its hash. */
+/** A refresh token as an administrator sees it, with its session's device summary: never its hash. */
 const REFRESH_TOKEN_COLUMNS = ['rt.id', 'rt.session_id', 'rt.user_id', 'u.email as user_email', 'rt.application_id',
-  'a.name as application_name', 'rt.ip_address', 'rt.rotated_at', 'rt.expires_at', 'rt.created_at', 'rt.last_used_at',
+  'a.name as application_name', 's.device_summary', 'rt.ip_address', 'rt.rotated_at', 'rt.expires_at', 'rt.created_at', 'rt.last_used_at',
   isRevoked.as('is_revoked')] as const;
 
 export async function listRefreshTokens(db: Executor, f: RefreshTokenFilter, order: Order<RefreshTokenOrderColumn>, limit: number, offset: number) {

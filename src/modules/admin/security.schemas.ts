@@ -39,7 +39,10 @@ export const RefreshTokenQuery = ListQuery({
 });
 export type RefreshTokenInput = Static<typeof RefreshTokenQuery>;
 
-/** SPEC.md "Refresh token record"; `is_rotated` marks a token already exchanged for its successor. */
+/**
+ * SPEC.md "Refresh token record"; `is_rotated` marks a token already exchanged for its successor, `device_summary` is
+ * its session's device in words (docs/authentication.md "Sessions and devices").
+ */
 export const RefreshTokenRecord = Type.Object({
   id: Type.String(),
   user: Type.Integer(),
@@ -47,6 +50,7 @@ export const RefreshTokenRecord = Type.Object({
   application: Nullable(Type.Integer()),
   application_name: Nullable(Type.String()),
   device_info: Nullable(Type.String()),
+  device_summary: Nullable(Type.String({ description: 'The session\'s device in words, from device_info or else the User-Agent' })),
   ip_address: Nullable(Type.String()),
   is_revoked: Type.Boolean(),
   is_rotated: Type.Boolean(),
@@ -94,7 +98,7 @@ export const toBlacklistedToken = (r: { id: number; jti: string; user_id: number
 
 export const toRefreshTokenRecord = (r: RefreshTokenRecordRow, now: Date): RefreshTokenRecordBody => ({
   id: String(r.id), user: r.user_id, user_email: r.user_email, application: r.application_id,
-  application_name: r.application_name, device_info: r.device_info, ip_address: r.ip_address,
+  application_name: r.application_name, device_info: r.device_info, device_summary: r.device_summary, ip_address: r.ip_address,
   is_revoked: r.is_revoked, is_rotated: r.rotated_at !== null, is_expired: r.expires_at <= now,
   expires_at: toIso(r.expires_at)!, created_at: toIso(r.created_at)!, last_used_at: toIso(r.last_used_at),
 });

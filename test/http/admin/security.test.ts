@@ -97,11 +97,25 @@ describe('admin token listings and security operations', () => {
       assert.equal(body.count, 1);
       assert.deepEqual(body.results[0], {
         id: body.results[0].id, user: ann.id, user_email: 'ann@example.com', application: t.credentials.id, application_name: 'Test App',
-        device_info: 'v=1|os=Linux|device=Laptop', ip_address: '127.0.0.1', is_revoked: false, is_rotated: false, is_expired: false,
+        device_info: 'v=1|os=Linux|device=Laptop', device_summary: 'Laptop (Linux)', ip_address: '127.0.0.1', is_revoked: false, is_rotated: false, is_expired: false,
         expires_at: new Date(NOW.getTime() + t.container.config.JWT_REFRESH_TOKEN_LIFETIME * 1000).toISOString(),
         created_at: NOW.toISOString(), last_used_at: null,
       });
       assert.equal(JSON.stringify(body).includes(session.refresh_token), false);
+    });
+
+    it('describes the device in words: from device_info, else from the User-Agent (curl), else null', async () => {
+      await signIn(t, ann, { device_info: 'v=1|os=Android 14|device=Pixel 8|app=Acme 2.1' });
+      t.clock.advance(10);
+      await signIn(t, ann, { headers: { 'user-agent': 'curl/8.5.0' } });
+      t.clock.advance(10);
+      await signIn(t, ann, { headers: { 'user-agent': '' } });
+      const body = await get(`admin/refresh-tokens/?user_id=${ann.id}&ordering=created_at`);
+      assert.deepEqual(body.results.map((r: { device_info: string | null; device_summary: string | null }) => [r.device_info, r.device_summary]), [
+        ['v=1|os=Android 14|device=Pixel 8|app=Acme 2.1', 'Acme 2.1 on Pixel 8 (Android 14)'],
+        [null, 'curl'],
+        [null, null],
+      ]);
     });
 
     it('filters by user_id, application_id, is_revoked and expired, and orders by each allowed value', async () => {

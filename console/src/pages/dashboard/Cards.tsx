@@ -27,7 +27,8 @@ export function SummaryCards({ summary }: { summary: Stats['summary'] }) {
 
 const TRENDS: Array<[keyof Stats['trends'], string, boolean]> = [
   ['user_growth', 'New accounts', false], ['login_success_rate', 'Sign-in success rate', true],
-  ['application_usage', 'Applications used', false], ['security_incidents', 'Security incidents', false],
+  ['login_second_steps', 'Second step pending', false], ['application_usage', 'Applications used', false],
+  ['security_incidents', 'Security incidents', false],
 ];
 
 /** The period's trends; with a comparison each also says the previous period's figure and the change. */

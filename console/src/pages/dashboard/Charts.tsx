@@ -13,7 +13,7 @@ const SLICES = ['#1f5fbf', '#1b7f3b', '#b25e00', '#6a3fb5', '#b3261e', '#00838f'
 // The frame names each chart in words; recharts' own keyboard layer would add a focus stop inside that image.
 const CHART = { accessibilityLayer: false, margin: { top: 8, right: 8, bottom: 0, left: -16 } } as const;
 
-export function LoginsChart({ days }: { days: Array<{ date: string; success: number; failed: number }> }) {
+export function LoginsChart({ days }: { days: Parameters<typeof loginSeries>[0] }) {
   const data = loginSeries(days);
   return (
     <ChartFrame title="Sign-ins per day, last 7 days" summary={describeLogins(data)}>
@@ -25,6 +25,7 @@ export function LoginsChart({ days }: { days: Array<{ date: string; success: num
         <Legend itemSorter={null} />
         <Bar dataKey="success" name="Succeeded" stackId="logins" fill={COLOURS.good} isAnimationActive={false} />
         <Bar dataKey="failed" name="Failed" stackId="logins" fill={COLOURS.bad} isAnimationActive={false} />
+        <Bar dataKey="secondStep" name="Second step pending" stackId="logins" fill={COLOURS.other} isAnimationActive={false} />
       </BarChart>
     </ChartFrame>
   );

@@ -19,7 +19,9 @@ describe('day and login series', () => {
   it('keeps every day, zeros included, oldest first', () => {
     expect(daySeries([{ date: '2026-03-17', count: 0 }, { date: '2026-03-18', count: 4 }]))
       .toEqual([{ day: '17 Mar', count: 0 }, { day: '18 Mar', count: 4 }]);
-    expect(loginSeries([{ date: '2026-03-18', success: 3, failed: 2 }])).toEqual([{ day: '18 Mar', success: 3, failed: 2 }]);
+    expect(loginSeries([{ date: '2026-03-18', success: 3, failed: 2, second_step: 1 }]))
+      .toEqual([{ day: '18 Mar', success: 3, failed: 2, secondStep: 1 }]);
+    expect(loginSeries([{ date: '2026-03-18', success: 3, failed: 2 }])).toEqual([{ day: '18 Mar', success: 3, failed: 2, secondStep: 0 }]);
   });
   it('describes days in a sentence: total and busiest day', () => {
     expect(describeDays('Registrations', [{ day: '17 Mar', count: 1 }, { day: '18 Mar', count: 4 }, { day: '19 Mar', count: 4 }]))
@@ -27,8 +29,13 @@ describe('day and login series', () => {
     expect(describeDays('Registrations', [{ day: '17 Mar', count: 0 }])).toBe('Registrations: 0 in 1 day.');
   });
   it('describes sign-ins with the days that had any', () => {
-    expect(describeLogins([{ day: '17 Mar', success: 0, failed: 0 }, { day: '18 Mar', success: 3, failed: 1 }]))
-      .toBe('Sign-in attempts of the last 2 days: 3 succeeded, 1 failed. 18 Mar: 3 succeeded, 1 failed.');
+    expect(describeLogins([{ day: '17 Mar', success: 0, failed: 0, secondStep: 0 }, { day: '18 Mar', success: 3, failed: 1, secondStep: 0 }]))
+      .toBe('Sign-in attempts of the last 2 days: 3 succeeded, 1 failed, 0 second steps pending. 18 Mar: 3 succeeded, 1 failed.');
+  });
+  it('tells the second steps (2FA required, 2FA setup required) apart from successes and failures', () => {
+    expect(describeLogins([{ day: '17 Mar', success: 0, failed: 0, secondStep: 1 }, { day: '18 Mar', success: 2, failed: 0, secondStep: 2 }]))
+      .toBe('Sign-in attempts of the last 2 days: 2 succeeded, 0 failed, 3 second steps pending. '
+        + '17 Mar: 0 succeeded, 0 failed, 1 second step pending; 18 Mar: 2 succeeded, 0 failed, 2 second steps pending.');
   });
 });
 

@@ -20,14 +20,19 @@ export interface DayPoint {
 
 export const daySeries = (days: DayCount[]): DayPoint[] => days.map((d) => ({ day: dayLabel(d.date), count: d.count }));
 
+/**
+ * A day of sign-in attempts. `secondStep` counts those answered "2FA required" or "2FA setup required": the first half
+ * of a sign-in, neither a success nor a failure (docs/dashboard.md).
+ */
 export interface LoginDay {
   day: string;
   success: number;
   failed: number;
+  secondStep: number;
 }
 
-export const loginSeries = (days: Array<{ date: string; success: number; failed: number }>): LoginDay[] =>
-  days.map((d) => ({ day: dayLabel(d.date), success: d.success, failed: d.failed }));
+export const loginSeries = (days: Array<{ date: string; success: number; failed: number; second_step?: number }>): LoginDay[] =>
+  days.map((d) => ({ day: dayLabel(d.date), success: d.success, failed: d.failed, secondStep: d.second_step ?? 0 }));
 
 const METHOD_NAMES: Record<string, string> = {
   password: 'Password', phone_password: 'Phone and password', otp: 'One-time code', magic_link: 'Magic link', passkey: 'Passkey',
@@ -100,12 +105,17 @@ export function describeDays(what: string, points: DayPoint[]): string {
   return `${what}: ${total} in ${counted(points.length, 'day')}${busiest ? `, most on ${busiest.day} (${busiest.count})` : ''}.`;
 }
 
-/** Sign-ins per day in one sentence: successes, failures and the day of each. */
+const pending = (n: number) => `${counted(n, 'second step')} pending`;
+
+/** Sign-ins per day in one sentence: successes, failures, second steps and the day of each. */
 export function describeLogins(points: LoginDay[]): string {
   const success = sumOf(points.map((p) => p.success));
   const failed = sumOf(points.map((p) => p.failed));
-  const days = points.filter((p) => p.success + p.failed > 0).map((p) => `${p.day}: ${p.success} succeeded, ${p.failed} failed`);
-  return `Sign-in attempts of the last ${points.length} days: ${success} succeeded, ${failed} failed.${days.length ? ` ${days.join('; ')}.` : ''}`;
+  const secondSteps = sumOf(points.map((p) => p.secondStep));
+  const days = points.filter((p) => p.success + p.failed + p.secondStep > 0)
+    .map((p) => `${p.day}: ${p.success} succeeded, ${p.failed} failed${p.secondStep ? `, ${pending(p.secondStep)}` : ''}`);
+  return `Sign-in attempts of the last ${points.length} days: ${success} succeeded, ${failed} failed, ${pending(secondSteps)}.`
+    + (days.length ? ` ${days.join('; ')}.` : '');
 }
 
 /** Named counts in one sentence, zeros left out: `Password 12, Passkey 3.` */

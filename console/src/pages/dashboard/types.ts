@@ -26,7 +26,15 @@ export interface Stats {
     active_sessions: number;
     pending_deletions: number;
   };
-  trends: { user_growth: Trend; login_success_rate: Trend; application_usage: Trend; security_incidents: Trend };
+  trends: {
+    user_growth: Trend;
+    /** Successes per 100 successes and failures: the second steps are neither. */
+    login_success_rate: Trend;
+    /** Attempts answered "2FA required" or "2FA setup required". */
+    login_second_steps: Trend;
+    application_usage: Trend;
+    security_incidents: Trend;
+  };
   organization_context: { id: number; name: string; slug: string } | null;
   charts: { daily_logins: DayCount[]; user_registrations: DayCount[]; security_events: DayCount[] };
 }
@@ -35,6 +43,7 @@ interface LoginTotals {
   total: number;
   success_count: number;
   failed_count: number;
+  second_step_count: number;
   success_rate: number;
 }
 
@@ -44,7 +53,7 @@ export interface AuthFigures {
   registration_stats: { today: number; this_week: number; this_month: number };
   token_stats: { active_refresh_tokens: number; blacklisted_tokens: number; expired_today: number };
   top_login_failure_reasons: Array<{ reason: string; count: number }>;
-  charts: { logins_per_day_7d: Array<{ date: string; success: number; failed: number }> };
+  charts: { logins_per_day_7d: Array<{ date: string; success: number; failed: number; second_step: number }> };
 }
 
 export interface SecurityFigures {

@@ -4,7 +4,7 @@ import { ErrorMessage } from '../../ErrorMessage';
 import { Checkbox, Notice, when } from '../../ui/Field';
 import { PagedTable, usePaged, type Column } from '../../ui/Paged';
 import { useAction } from '../../ui/useApi';
-import { describeDevice, devicesOf } from './devices';
+import { deviceOf, devicesOf } from './devices';
 import type { RefreshTokenRecord } from './types';
 
 /** What `admin/refresh-tokens/<id>/revoke/` asks for as confirmation (security.service.ts REVOKE_PHRASE). */
@@ -29,7 +29,7 @@ export function UserSessions({ userId }: { userId: number }) {
   };
 
   const columns: Array<Column<RefreshTokenRecord>> = [
-    { header: 'Device', cell: (t) => describeDevice(t.device_info) ?? 'Unknown device' },
+    { header: 'Device', cell: (t) => deviceOf(t) },
     { header: 'Application', cell: (t) => t.application_name ?? '—' },
     { header: 'IP address', cell: (t) => t.ip_address ?? '—' },
     { header: 'Started', cell: (t) => when(t.created_at) },

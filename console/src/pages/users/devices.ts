@@ -1,10 +1,12 @@
 /**
- * No admin endpoint lists an account's devices, so the console shows what its sessions (refresh tokens) tell:
- * `device_info` is a fingerprint such as `v=1|os=Android 14|device=Pixel 8|app=Acme 2.1`, or free text.
+ * No admin endpoint lists an account's devices, so the console shows what its sessions (refresh tokens) tell: the
+ * API's `device_summary` (built from `device_info`, or else from the User-Agent: `curl`), else `device_info` itself,
+ * a fingerprint such as `v=1|os=Android 14|device=Pixel 8|app=Acme 2.1` or free text.
  */
 
 export interface SessionLike {
   device_info: string | null;
+  device_summary?: string | null;
   ip_address: string | null;
   created_at: string;
   last_used_at: string | null;
@@ -26,6 +28,10 @@ export function describeDevice(info: string | null): string | null {
   return parts.length > 0 ? parts.join(' · ') : text.slice(0, 120);
 }
 
+/** The device of a session in words: the API's summary, else the fingerprint read here; "Unknown device" when neither says. */
+export const deviceOf = (s: Pick<SessionLike, 'device_info' | 'device_summary'>): string =>
+  s.device_summary?.trim() || describeDevice(s.device_info) || 'Unknown device';
+
 export interface DeviceSummary {
   device: string;
   sessions: number;
@@ -38,7 +44,7 @@ export interface DeviceSummary {
 export function devicesOf(sessions: readonly SessionLike[]): DeviceSummary[] {
   const byDevice = new Map<string, DeviceSummary>();
   for (const s of sessions) {
-    const device = describeDevice(s.device_info) ?? 'Unknown device';
+    const device = deviceOf(s);
     const seen = s.last_used_at ?? s.created_at;
     const entry = byDevice.get(device) ?? { device, sessions: 0, active: 0, lastSeen: seen, ips: [] };
     entry.sessions += 1;

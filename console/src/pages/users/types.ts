@@ -57,6 +57,8 @@ export interface RefreshTokenRecord {
   application: number | null;
   application_name: string | null;
   device_info: string | null;
+  /** The session's device in words, from `device_info` or else the User-Agent; null when the client sent neither. */
+  device_summary?: string | null;
   ip_address: string | null;
   is_revoked: boolean;
   is_rotated: boolean;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeDevice, devicesOf } from './devices';
+import { describeDevice, deviceOf, devicesOf } from './devices';
 import { displayName, filtersFromQuery, filtersToParams } from './filters';
 
 describe('the user list filters', () => {
@@ -32,6 +32,14 @@ describe('devices from sessions', () => {
     expect(describeDevice('v=1|tz=UTC')).toBe('v=1|tz=UTC');
   });
 
+  it('shows the API\'s summary first, the fingerprint next, "Unknown device" only when neither says anything', () => {
+    expect(deviceOf({ device_info: null, device_summary: 'curl' })).toBe('curl');
+    expect(deviceOf({ device_info: 'v=1|device=Pixel 8', device_summary: 'Pixel 8' })).toBe('Pixel 8');
+    expect(deviceOf({ device_info: 'v=1|os=Android 14|device=Pixel 8' })).toBe('Pixel 8 · Android 14');
+    expect(deviceOf({ device_info: null, device_summary: null })).toBe('Unknown device');
+    expect(deviceOf({ device_info: ' ', device_summary: ' ' })).toBe('Unknown device');
+  });
+
   it('groups sessions by device, counts the live ones, most recent first', () => {
     const s = (info: string | null, at: string, extra: Partial<{ is_revoked: boolean; ip_address: string }> = {}) => ({
       device_info: info, ip_address: extra.ip_address ?? null, created_at: at, last_used_at: null, is_revoked: extra.is_revoked ?? false,
@@ -40,9 +48,11 @@ describe('devices from sessions', () => {
       s('v=1|device=Phone', '2024-01-01T00:00:00Z', { ip_address: '10.0.0.1' }),
       s(null, '2024-03-01T00:00:00Z'),
       s('v=1|device=Phone', '2024-02-01T00:00:00Z', { is_revoked: true, ip_address: '10.0.0.1' }),
+      { ...s(null, '2024-02-15T00:00:00Z'), device_summary: 'curl' },
     ]);
     expect(devices).toEqual([
       { device: 'Unknown device', sessions: 1, active: 1, lastSeen: '2024-03-01T00:00:00Z', ips: [] },
+      { device: 'curl', sessions: 1, active: 1, lastSeen: '2024-02-15T00:00:00Z', ips: [] },
       { device: 'Phone', sessions: 2, active: 1, lastSeen: '2024-02-01T00:00:00Z', ips: ['10.0.0.1'] },
     ]);
   });
