@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { createUser, type TestUser } from '../factories/users.js';
 import { describeInBrowser } from '../helpers/browser.js';
-import { PHONE, startConsole, type ConsoleServer } from './harness.js';
+import { createOperator, PHONE, startConsole, type ConsoleServer } from './harness.js';
 
 describeInBrowser('the console\'s Organizations page in Chromium', () => {
   let c: ConsoleServer;
@@ -120,6 +120,35 @@ describeInBrowser('the console\'s Organizations page in Chromium', () => {
     await c.screenshot(page, 'organizations-detail-phone');
     await page.close();
     assert.deepEqual(problems, []);
+  });
+
+  it('lists the organizations the operator is a member of, and says how many exist and why the others are not listed', async () => {
+    // Two organizations of Bob's, where the operator holds no role: the dashboard counts them, the tree cannot list them.
+    const bobs = { userId: bob.id, email: bob.email, meta: { applicationId: null, ip: null, userAgent: null, requestId: null }, agent: null };
+    await c.t.container.services.organizations.create(bobs, { name: 'Initech', slug: 'initech' });
+    await c.t.container.services.organizations.create(bobs, { name: 'Umbrella', slug: 'umbrella' });
+
+    const { page, problems, refusals } = await c.signedIn({ hash: '#/organizations' });
+    const tree = page.getByRole('list', { name: 'Organizations' });
+    await tree.getByRole('link', { name: 'Acme Corporation' }).waitFor();
+    const note = page.getByRole('note');
+    await note.filter({ hasText: '4 organizations exist; you see the 2 you are a member of (directly or through a parent).' }).waitFor();
+    assert.match((await note.textContent())!, /a global role, admin included, gives no role in them/);
+    assert.equal(await tree.getByRole('link', { name: 'Initech' }).count(), 0);
+    await page.close();
+    assert.deepEqual(problems, []);
+    assert.deepEqual(refusals, [401]);
+
+    // An administrator who belongs to none: not "No organization yet", but what exists and why none is listed.
+    const newcomer = await createOperator(c.t, { email: 'newcomer@example.com', first_name: 'Nina', last_name: 'Newcomer' });
+    const second = await c.signedIn({ who: newcomer, hash: '#/organizations' });
+    await second.page.getByText('You are a member of no organization.').waitFor();
+    await second.page.getByRole('note').filter({ hasText: '4 organizations exist; you are a member of none of them.' }).waitFor();
+    assert.equal(await second.page.getByText('No organization yet.').count(), 0);
+    await c.screenshot(second.page, 'organizations-none-of-mine');
+    await second.page.close();
+    assert.deepEqual(second.problems, []);
+    assert.deepEqual(second.refusals, [401]);
   });
 
   it('says in words when organizations are switched off', async () => {

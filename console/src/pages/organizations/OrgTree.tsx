@@ -2,8 +2,11 @@ import { useCallback, useState } from 'react';
 import { api } from '../../api';
 import { href, Link } from '../../router';
 import { Field } from '../../ui/Field';
-import { Pager, usePaged } from '../../ui/Paged';
+import { Pager, usePaged, type Page } from '../../ui/Paged';
+import { useApi } from '../../ui/useApi';
+import type { OrganizationFigures } from '../dashboard/types';
 import { OrgError } from './Disabled';
+import { emptyTreeText, reachNote } from './reach';
 import { visibleRows, type OrgSummary, type TreeNode } from './tree';
 
 export type OrgTreeState = ReturnType<typeof useOrgTree>;
@@ -16,6 +19,13 @@ export function useOrgTree() {
   const [subtrees, setSubtrees] = useState<ReadonlyMap<string, TreeNode>>(new Map());
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
   const [error, setError] = useState<unknown>(null);
+  // Once the listing answered (organizations are on): how many the operator sees in all, and how many exist (the
+  // dashboard's count, for an operator holding dashboard.view; a refusal leaves it unknown).
+  const listed = paged.data !== null;
+  const seen = useApi<Page<OrgSummary>>(listed ? 'organizations/?page_size=1' : null);
+  const existing = useApi<OrganizationFigures>(listed ? 'dashboard/organizations/' : null);
+  const { reload: reloadSeen } = seen;
+  const { reload: reloadExisting } = existing;
 
   const fetchTree = useCallback(async (slug: string) => {
     try {
@@ -40,14 +50,19 @@ export function useOrgTree() {
   /** After a change: the roots again, and every subtree already shown. */
   const refresh = useCallback(() => {
     paged.reload();
+    reloadSeen();
+    reloadExisting();
     for (const slug of subtrees.keys()) void fetchTree(slug);
-  }, [paged, subtrees, fetchTree]);
+  }, [paged, reloadSeen, reloadExisting, subtrees, fetchTree]);
 
-  return { search, setSearch, paged, subtrees, expanded, toggle, refresh, error, fetchTree };
+  const total = existing.data?.enabled ? existing.data.total_organizations : null;
+  const reach = { seen: seen.data?.count ?? null, total };
+  return { search, setSearch, paged, subtrees, expanded, toggle, refresh, error, fetchTree, reach };
 }
 
 export function OrgTree({ state }: { state: OrgTreeState }) {
-  const { paged, subtrees, expanded, toggle, search, setSearch, error } = state;
+  const { paged, subtrees, expanded, toggle, search, setSearch, error, reach } = state;
+  const note = reachNote(reach.seen, reach.total);
   const rows = visibleRows(paged.data?.results ?? [], subtrees, expanded);
   return (
     <section className="panel" aria-labelledby="org-tree-title">
@@ -56,7 +71,8 @@ export function OrgTree({ state }: { state: OrgTreeState }) {
         <Field label="Search roots" type="search" value={search} onChange={(e) => setSearch(e.target.value)} />
       </form>
       <OrgError error={paged.error ?? error} />
-      {paged.data && rows.length === 0 && <p className="muted">No organization yet.</p>}
+      {paged.data && rows.length === 0 && <p className="muted">{emptyTreeText(reach.total, search.trim() !== '')}</p>}
+      {note && <p className="note" role="note">{note}</p>}
       <ul className="tree org-tree" aria-label="Organizations" aria-busy={paged.loading}>
         {rows.map((row) => (
           <li key={row.slug} style={{ marginLeft: `${row.depth * 1.5}rem` }}>
