@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { readEnvironment } from '../config/env.js';
-import { setExitCode } from './context.js';
+import { readStdin, setExitCode } from './context.js';
 import { describeFailure, print, UsageError } from './output.js';
 import { APP_CREATE_USAGE, HELP, KEYS_USAGE, USER_CREATE_USAGE, USERS_IMPORT_USAGE } from './usage.js';
 
@@ -152,7 +152,9 @@ export async function runCommand(argv: string[]): Promise<void> {
 export async function main(argv: string[]): Promise<void> {
   if (!RUN_HERE.has(argv[0]) && !argv.includes('--help') && !argv.includes('-h')) {
     const { runInServer } = await import('./channel.js');
-    const status = await runInServer(readEnvironment(), argv, null);
+    // Standard input goes along only to a command that reads it (all of it, before the command starts).
+    const stdin = argv.includes('--password-stdin') ? Buffer.from(await readStdin(), 'utf8') : null;
+    const status = await runInServer(readEnvironment(), argv, stdin);
     if (status !== null) { process.exitCode = status; return; }
   }
   await runCommand(argv);
