@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { readEnvironment } from '../config/env.js';
+import { readStdin, setExitCode } from './context.js';
 import { describeFailure, print, UsageError } from './output.js';
 import { APP_CREATE_USAGE, HELP, KEYS_USAGE, USER_CREATE_USAGE, USERS_IMPORT_USAGE } from './usage.js';
 
@@ -135,11 +136,26 @@ async function run(argv: string[]): Promise<void> {
   }
 }
 
-export async function main(argv: string[]): Promise<void> {
+/** Commands that never run inside a running server: they start one, need none, or must not run beside one. */
+const RUN_HERE = new Set([undefined, 'help', '--help', '-h', 'serve', 'start', 'quickstart']);
+
+/** Runs one command and reports its failure as one line; the exit status goes to whoever asked (see `setExitCode`). */
+export async function runCommand(argv: string[]): Promise<void> {
   try {
     await run(argv);
   } catch (err) {
     process.stderr.write(`gatehouse: ${describeFailure(err)}\n`);
-    process.exitCode = 1;
+    setExitCode(1);
   }
+}
+
+export async function main(argv: string[]): Promise<void> {
+  if (!RUN_HERE.has(argv[0]) && !argv.includes('--help') && !argv.includes('-h')) {
+    const { runInServer } = await import('./channel.js');
+    // Standard input goes along only to a command that reads it (all of it, before the command starts).
+    const stdin = argv.includes('--password-stdin') ? Buffer.from(await readStdin(), 'utf8') : null;
+    const status = await runInServer(readEnvironment(), argv, stdin);
+    if (status !== null) { process.exitCode = status; return; }
+  }
+  await runCommand(argv);
 }

@@ -79,6 +79,12 @@ const lockedError = (dir: string, path: string, holder: number) => new DataDirLo
   `stop the server first, or use the HTTP API instead (lock file: ${path})`,
 );
 
+/** The live process holding `<dir>/gatehouse.lock`, if any (another process than this one). */
+export function lockHolder(dir: string): number | undefined {
+  const holder = readHolder(join(dir, 'gatehouse.lock'));
+  return holder !== undefined && holder !== process.pid && isAlive(holder) ? holder : undefined;
+}
+
 function readHolder(path: string): number | undefined {
   try {
     const pid = Number((JSON.parse(readFileSync(path, 'utf8')) as { pid?: unknown }).pid);

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readFile, stat, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { foreignHash, writeImportFile } from './users-import-fixtures.js';
 import { lines, runCli, startServer, type RunningServer } from '../helpers/cli.js';
 import { createScratchDatabase, DATABASE_TARGETS, type ScratchDatabase } from '../helpers/scratch-db.js';
 
@@ -43,34 +44,50 @@ describe('PGlite data directory lock', () => {
       assert.equal(lock.pid, server!.pid);
     });
 
-    it('gatehouse migrate exits 1 with one line saying the database is in use', async () => {
-      const result = await runCli(['migrate'], { env: database.env });
+    it('a command in another terminal runs inside the server (docs/cli.md "Beside a running server")', async () => {
+      const created = await createApp(database, 'Beside the server');
+      assert.equal(await schemaStatus(server!, created), 200);
+      const status = await runCli(['migrate', '--status'], { env: database.env });
+      assert.equal(status.code, 0, status.stderr);
+      assert.match(status.stdout, /\[applied\] 0001_initial/);
+      // A file named from the caller's working directory, not the server's.
+      const file = await writeImportFile('beside.jsonl', [{ email: 'beside@example.com', password_hash: await foreignHash('argon2id', 'Beside-the-server-1') }]);
+      const imported = await runCli(['users', 'import', basename(file)], { env: database.env, cwd: dirname(file) });
+      assert.equal(imported.code, 0, imported.stderr);
+      assert.match(imported.stdout, /created: +1/);
+      // The socket it came through: in the data directory, for its owner only.
+      const mode = (await stat(join(database.dataDir!, 'gatehouse.sock'))).mode & 0o777;
+      assert.equal(mode, 0o600);
+    });
+
+    it('a failing command answers its message and exit status from the server, which keeps serving', async () => {
+      const result = await runCli(['jobs', 'run', 'no-such-job'], { env: database.env });
+      assert.equal(result.code, 1);
+      assert.equal(result.stdout, '');
+      assert.match(result.stderr, /^gatehouse: .*no-such-job/);
+      assert.equal(await schemaStatus(server!, earlier), 200);
+      assert.equal((await fetch(`${server!.origin}/health/ready`)).status, 200);
+    });
+
+    it('the server itself cannot be started twice: one line says the database is in use', async () => {
+      const result = await runCli(['quickstart'], { env: database.env });
       assert.equal(result.code, 1, result.stdout);
       assert.equal(result.stdout, '');
       assert.equal(lines(result.stderr).length, 1, result.stderr);
       assert.match(result.stderr, new RegExp(`in use by another Gatehouse process \\(pid ${server!.pid}\\)`));
-      assert.match(result.stderr, /stop the server first, or use the HTTP API/);
-    });
-
-    it('gatehouse app create exits 1 the same way, and the server keeps serving', async () => {
-      const result = await runCli(['app', 'create', '--name', 'Refused', '--json'], { env: database.env });
-      assert.equal(result.code, 1);
-      assert.equal(result.stdout, '');
-      assert.equal(lines(result.stderr).length, 1, result.stderr);
-      assert.match(result.stderr, /in use by another Gatehouse process/);
-      assert.equal(await schemaStatus(server!, earlier), 200);
-      assert.equal((await fetch(`${server!.origin}/health/ready`)).status, 200);
+      assert.match(result.stderr, /stop the server first/);
     });
 
     it('once the server stopped, the lock is gone, the CLI works and the data is intact', async () => {
       const exit = await server!.stop();
       assert.deepEqual(exit, { code: 0, signal: null });
       assert.equal(existsSync(lockPath()), false);
+      assert.equal(existsSync(join(database.dataDir!, 'gatehouse.sock')), false);
       const afterwards = await createApp(database, 'After the server');
       // Left out: the console's public application, which the server seeded (debug).
       const names = await database.inspect((db) => db.selectFrom('applications').select('name').where('builtin', 'is', null)
         .orderBy('id').execute());
-      assert.deepEqual(names.map((r) => r.name), ['Before the server', 'After the server']);
+      assert.deepEqual(names.map((r) => r.name), ['Before the server', 'Beside the server', 'After the server']);
       assert.notEqual(afterwards.access_key, earlier.access_key);
       const status = await runCli(['migrate', '--status'], { env: database.env });
       assert.equal(status.code, 0, status.stderr);

@@ -2,9 +2,13 @@ import type { Env } from '../../config/load.js';
 import { migrateToLatest, migrationStatus } from '../../db/migrator.js';
 import { seed, seedOptionsOf } from '../../db/seed/seed.js';
 import { openRuntime, type Runtime } from '../../main.js';
+import { commandContext } from '../context.js';
 import { print } from '../output.js';
 
 export async function withRuntime<T>(env: Env, fn: (rt: Runtime) => Promise<T>): Promise<T> {
+  // Run inside a server for a caller in another terminal: the server's runtime, which outlives the command.
+  const served = commandContext.getStore();
+  if (served) return fn(served.runtime);
   // Settings warnings concern a running server; one-shot commands stay quiet about them.
   const rt = await openRuntime(env, { warn: () => undefined });
   try {

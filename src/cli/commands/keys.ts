@@ -3,6 +3,7 @@ import { toIso } from '../../core/clock.js';
 import { migrateToLatest } from '../../db/migrator.js';
 import { openRuntime, type Runtime } from '../../main.js';
 import type { KeyListing } from '../../modules/keys/keys.service.js';
+import { commandContext } from '../context.js';
 import { print, printJson, UsageError } from '../output.js';
 
 /**
@@ -10,6 +11,8 @@ import { print, printJson, UsageError } from '../output.js';
  * Redis and PostgreSQL's NOTIFY).
  */
 async function withKeys<T>(env: Env, fn: (rt: Runtime) => Promise<T>): Promise<T> {
+  const served = commandContext.getStore();
+  if (served) return fn(served.runtime);
   const rt = await openRuntime(env, { redis: true, warn: () => undefined });
   try {
     await migrateToLatest(rt.database.db);

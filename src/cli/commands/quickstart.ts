@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Env } from '../../config/load.js';
 import { migrateToLatest } from '../../db/migrator.js';
+import { MEMORY_DATA_DIR } from '../../db/create-db.js';
 import { seed, seedOptionsOf } from '../../db/seed/seed.js';
 import { serve, type Runtime } from '../../main.js';
 import { print } from '../output.js';
@@ -69,6 +70,21 @@ export async function quickstartCommand(env: Env): Promise<void> {
   });
 }
 
+/**
+ * On the embedded database, `gatehouse` commands started in other terminals run inside this server (docs/cli.md
+ * "Beside a running server"), since no other process may open the database meanwhile.
+ */
+async function acceptCommands(rt: Runtime): Promise<void> {
+  const { DATA_DIR } = rt.loaded.config;
+  if (rt.database.kind !== 'pglite' || DATA_DIR === MEMORY_DATA_DIR) return;
+  const [{ openCommandChannel }, { runCommand }] = await Promise.all([import('../channel.js'), import('../main.js')]);
+  try {
+    await openCommandChannel(rt, DATA_DIR, runCommand);
+  } catch (err) {
+    process.stderr.write(`warning: gatehouse commands in other terminals cannot reach this server: ${(err as Error).message}\n`);
+  }
+}
+
 /** `npm start`: debug mode and the development preset unless set otherwise, quickstart, then serve. */
 export async function startCommand(env: Env): Promise<void> {
   let created: Created = null;
@@ -78,6 +94,7 @@ export async function startCommand(env: Env): Promise<void> {
     beforeListen: async (rt) => {
       created = await prepare(rt);
       operator = await ensureFirstOperator(rt);
+      await acceptCommands(rt);
     },
     onListening: (url, rt) => {
       print(`Gatehouse is serving ${url} (database: ${rt.database.kind} at ${rt.database.location}, preset: ${rt.loaded.preset}${rt.loaded.config.DEBUG ? ', debug' : ''})`);
@@ -90,6 +107,9 @@ export async function startCommand(env: Env): Promise<void> {
 export async function serveCommand(env: Env, opts: { migrate: boolean }): Promise<void> {
   await serve(env, {
     migrate: opts.migrate,
-    onListening: (url, rt) => print(`Gatehouse is serving ${url} (database: ${rt.database.kind}, preset: ${rt.loaded.preset})`),
+    beforeListen: acceptCommands,
+    onListening: (url, rt) => {
+      print(`Gatehouse is serving ${url} (database: ${rt.database.kind}, preset: ${rt.loaded.preset})`);
+    },
   });
 }

@@ -7,6 +7,7 @@ import { migrateToLatest } from '../../db/migrator.js';
 import { seed } from '../../db/seed/seed.js';
 import { MAX_LINE_BYTES } from '../../modules/users/import-line.js';
 import { ImportInterruptedError, type ImportReporter, type ImportSummary } from '../../modules/users/import.service.js';
+import { callerPath, commandContext, setExitCode } from '../context.js';
 import { print, UsageError } from '../output.js';
 import { createProgressBar, type ProgressBar } from '../progress.js';
 import { USERS_IMPORT_USAGE } from '../usage.js';
@@ -71,7 +72,8 @@ function summaryLines(file: string, s: ImportSummary, opts: UsersImportOptions, 
 export async function usersImportCommand(env: Env, opts: UsersImportOptions): Promise<void> {
   if (!opts.file) throw new UsageError(`users import: name the file to import (usage: gatehouse ${USERS_IMPORT_USAGE})`);
   if ((opts.format ?? 'jsonl') !== 'jsonl') throw new UsageError(`users import: unknown --format "${opts.format}" (only jsonl)`);
-  const file = opts.file;
+  // Named from the caller's working directory when the command runs inside a server for them.
+  const file = commandContext.getStore() ? callerPath(opts.file) : opts.file;
   let size: number;
   try {
     await access(file, constants.R_OK);
@@ -113,7 +115,7 @@ export async function usersImportCommand(env: Env, opts: UsersImportOptions): Pr
       for (const line of summaryLines(basename(file), e.summary, opts, (clock.now().getTime() - started) / 1000)) print(line);
       process.stderr.write(`gatehouse: users import ${e.message}; every line up to it is settled, and running the same`
         + ' import again carries on (it is idempotent)\n');
-      process.exitCode = 1;
+      setExitCode(1);
       return;
     }
     bar?.stop();
@@ -121,7 +123,7 @@ export async function usersImportCommand(env: Env, opts: UsersImportOptions): Pr
     if (summary.skipped) {
       process.stderr.write(`gatehouse: ${count(summary.skipped)} line(s) skipped (see above); the other lines were ${opts.dryRun
         ? 'checked' : 'imported'}\n`);
-      process.exitCode = 1;
+      setExitCode(1);
     }
   });
 }

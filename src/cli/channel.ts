@@ -1,0 +1,136 @@
+import { createHash } from 'node:crypto';
+import { chmodSync, existsSync, unlinkSync } from 'node:fs';
+import { createConnection, createServer, type Server, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { Env } from '../config/load.js';
+import { SETTINGS } from '../config/settings.js';
+import { MEMORY_DATA_DIR } from '../db/create-db.js';
+import { lockHolder } from '../db/lock-file.js';
+import type { Runtime } from '../main.js';
+import { commandContext, routeStandardStreams, type CommandContext } from './context.js';
+
+/**
+ * The embedded database can be open in one process only. While `gatehouse serve` or `npm start` holds it, a
+ * `gatehouse` command started in another terminal runs inside the server instead, over a Unix socket in the data
+ * directory that only the directory's owner can open (docs/cli.md "Beside a running server"). One JSON line asks
+ * (`argv`, working directory, standard input); JSON lines answer (`out`/`err` base64 chunks, then `exit`).
+ */
+
+/** Long socket paths do not fit `sun_path` (108 bytes on Linux): those live in the temporary directory, named by a hash. */
+const MAX_SOCKET_PATH = 100;
+const MAX_REQUEST_BYTES = 1 << 20;
+
+export function channelPath(dataDir: string): string {
+  const dir = resolve(dataDir);
+  const inside = join(dir, 'gatehouse.sock');
+  if (inside.length <= MAX_SOCKET_PATH) return inside;
+  return join(tmpdir(), `gatehouse-${createHash('sha256').update(dir).digest('hex').slice(0, 16)}.sock`);
+}
+
+/** The embedded data directory the settings name, or null on PostgreSQL or in memory. Reads only two settings. */
+export function embeddedDataDir(env: Env): string | null {
+  if (env.SVC_DATABASE_URL || env.DATABASE_URL) return null;
+  const dir = env.SVC_DATA_DIR ?? SETTINGS.DATA_DIR.default;
+  return dir === MEMORY_DATA_DIR ? null : dir;
+}
+
+interface Request { argv: string[]; cwd: string; stdin: string | null; stdoutIsTTY: boolean; stderrIsTTY: boolean }
+
+export type CommandRunner = (argv: string[]) => Promise<void>;
+
+/** Serves commands for callers in other terminals until the process exits. Only for a server on an embedded database. */
+export async function openCommandChannel(runtime: Runtime, dataDir: string, run: CommandRunner): Promise<Server> {
+  const path = channelPath(dataDir);
+  // The data directory's lock is ours: a socket left there belongs to a server that is gone.
+  if (existsSync(path)) unlinkSync(path);
+  routeStandardStreams();
+  const server = createServer((socket) => { serveOne(socket, runtime, run); });
+  await new Promise<void>((done, fail) => { server.once('error', fail); server.listen(path, () => { server.off('error', fail); done(); }); });
+  chmodSync(path, 0o600);
+  server.unref();
+  process.once('exit', () => { try { unlinkSync(path); } catch { /* gone */ } });
+  return server;
+}
+
+function serveOne(socket: Socket, runtime: Runtime, run: CommandRunner): void {
+  let buffered = Buffer.alloc(0);
+  const send = (message: object) => { if (!socket.destroyed) socket.write(`${JSON.stringify(message)}\n`); };
+  const onData = (chunk: Buffer) => {
+    buffered = Buffer.concat([buffered, chunk]);
+    const newline = buffered.indexOf(10);
+    if (newline < 0) {
+      if (buffered.length > MAX_REQUEST_BYTES) socket.destroy();
+      return;
+    }
+    socket.off('data', onData);
+    let request: Request;
+    try {
+      request = JSON.parse(buffered.subarray(0, newline).toString('utf8')) as Request;
+      if (!Array.isArray(request.argv) || typeof request.cwd !== 'string') throw new Error('malformed');
+    } catch {
+      send({ err: Buffer.from('gatehouse: the server could not read the command\n').toString('base64') });
+      send({ exit: 2 });
+      socket.end();
+      return;
+    }
+    const ctx: CommandContext = {
+      runtime, cwd: request.cwd, exitCode: 0,
+      stdin: request.stdin === null ? null : Buffer.from(request.stdin, 'base64'),
+      stdoutIsTTY: Boolean(request.stdoutIsTTY), stderrIsTTY: Boolean(request.stderrIsTTY),
+      out: (c) => send({ out: c.toString('base64') }),
+      err: (c) => send({ err: c.toString('base64') }),
+    };
+    void commandContext.run(ctx, async () => {
+      await run(request.argv);
+      send({ exit: ctx.exitCode });
+      socket.end();
+    });
+  };
+  socket.on('data', onData);
+  socket.on('error', () => undefined);
+}
+
+/**
+ * When a live server holds the embedded database these settings name and accepts commands, runs `argv` there and
+ * answers its exit status; null when there is no such server (the command then runs here).
+ */
+export async function runInServer(env: Env, argv: string[], stdin: Buffer | null): Promise<number | null> {
+  const dataDir = embeddedDataDir(env);
+  if (dataDir === null || lockHolder(resolve(dataDir)) === undefined) return null;
+  const path = channelPath(dataDir);
+  if (!existsSync(path)) return null;
+  return new Promise<number | null>((done) => {
+    const socket = createConnection(path);
+    let connected = false;
+    let exit: number | null = null;
+    let buffered = '';
+    socket.setEncoding('utf8');
+    socket.once('connect', () => {
+      connected = true;
+      const request: Request = {
+        argv, cwd: process.cwd(), stdin: stdin?.toString('base64') ?? null,
+        stdoutIsTTY: Boolean(process.stdout.isTTY), stderrIsTTY: Boolean(process.stderr.isTTY),
+      };
+      socket.write(`${JSON.stringify(request)}\n`);
+    });
+    socket.on('data', (chunk: string) => {
+      buffered += chunk;
+      let newline: number;
+      while ((newline = buffered.indexOf('\n')) >= 0) {
+        const message = JSON.parse(buffered.slice(0, newline)) as { out?: string; err?: string; exit?: number };
+        buffered = buffered.slice(newline + 1);
+        if (message.out !== undefined) process.stdout.write(Buffer.from(message.out, 'base64'));
+        if (message.err !== undefined) process.stderr.write(Buffer.from(message.err, 'base64'));
+        if (message.exit !== undefined) exit = message.exit;
+      }
+    });
+    // A socket nobody listens on (a server killed without cleaning up): run here, where the stale lock is taken over.
+    socket.on('error', () => { if (!connected) done(null); });
+    socket.on('close', () => {
+      if (!connected) return;
+      if (exit === null) process.stderr.write('gatehouse: the server stopped before the command finished\n');
+      done(exit ?? 1);
+    });
+  });
+}
