@@ -67,7 +67,9 @@ async function run(argv: string[]): Promise<void> {
       }
       if (sub === 'regenerate') {
         const { values, positionals } = parse(rest, { json: { type: 'boolean' } }, APP_REGENERATE_USAGE);
-        if (positionals.length !== 1) throw new UsageError(`app regenerate: name one application (usage: gatehouse ${APP_REGENERATE_USAGE})`);
+        if (positionals.length !== 1) {
+          throw new UsageError(`app regenerate: name one application (usage: gatehouse ${APP_REGENERATE_USAGE})`);
+        }
         return (await commands.apps()).appRegenerateCommand(env, { application: positionals[0]!, json: Boolean(values.json) });
       }
       if (sub !== 'create') throw new UsageError(`usage: gatehouse ${APP_CREATE_USAGE} | app list [--json] | ${APP_REGENERATE_USAGE}`);

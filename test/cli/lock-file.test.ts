@@ -48,8 +48,21 @@ describe('PGlite data directory lock', () => {
       assert.equal(result.code, 1, result.stdout);
       assert.equal(result.stdout, '');
       assert.equal(lines(result.stderr).length, 1, result.stderr);
-      assert.match(result.stderr, new RegExp(`in use by another Gatehouse process \\(pid ${server!.pid}\\)`));
-      assert.match(result.stderr, /stop the server first, or use the HTTP API/);
+      assert.match(result.stderr, new RegExp(`in use by another Gatehouse process \\(pid ${server!.pid}, since \\S+Z\\), most likely the server`));
+      assert.match(result.stderr, new RegExp('Stop that process \\(Ctrl-C where `npm start` runs\\) and run this again; '
+        + 'or, while it serves, do it through the HTTP API or the admin console; '
+        + 'or, to run commands beside a server, give both a PostgreSQL database \\(SVC_DATABASE_URL\\)'));
+    });
+
+    it('a second terminal without the server\'s settings is told the same first, before any setting is checked', async () => {
+      // `npm start` turns debug mode on for the server only: the command beside it lacks SVC_DEBUG (and the JWT secret).
+      for (const args of [['user', 'create', '--email', 'second@example.com', '--generate-password'], ['keys', 'list'], ['app', 'list']]) {
+        const result = await runCli(args, { env: { ...database.env, SVC_DEBUG: undefined } });
+        assert.equal(result.code, 1, result.stdout);
+        assert.equal(result.stdout, '');
+        assert.equal(lines(result.stderr).length, 1, result.stderr);
+        assert.match(result.stderr, new RegExp(`^gatehouse: The embedded database in .* is in use by another Gatehouse process \\(pid ${server!.pid}`));
+      }
     });
 
     it('gatehouse app create exits 1 the same way, and the server keeps serving', async () => {
