@@ -35,7 +35,8 @@ async function ensureFirstOperator(rt: Runtime): Promise<{ email: string; passwo
 
 function printCredentials(created: Created, apiUrl?: string): void {
   if (!created) {
-    print('An application already exists; its secret was shown when it was created (regenerate it through the API if lost).');
+    print('An application already exists; its secret was shown when it was created (`gatehouse app list` names it, and '
+      + '`gatehouse app regenerate <name>` replaces a lost secret).');
     return;
   }
   print('');
