@@ -42,8 +42,9 @@ const INTERRUPT = '\u0003';
 /** One line typed on the terminal, not echoed; the prompt goes to stderr, so stdout stays the command's answer. */
 function promptHidden(prompt: string): Promise<string> {
   const input = process.stdin;
-  process.stderr.write(prompt);
+  // Echo off before the prompt shows: what is typed as soon as it appears is not echoed either.
   input.setRawMode(true);
+  process.stderr.write(prompt);
   input.setEncoding('utf8');
   input.resume();
   return new Promise((resolve, reject) => {
