@@ -24,7 +24,7 @@ type Spec = NonNullable<Parameters<typeof parseArgs>[0]>['options'];
 
 function parse<O extends Spec>(args: string[], options: O, usage: string) {
   try {
-    return parseArgs({ args, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
+    return parseArgs({ args, options, allowPositionals: true, strict: true });
   } catch (err) {
     throw new UsageError(`${(err as Error).message.split('\n')[0]} (usage: gatehouse ${usage})`);
   }
@@ -45,7 +45,7 @@ async function run(argv: string[]): Promise<void> {
       return (await commands.quickstart()).serveCommand(env, { migrate: !values['no-migrate'] });
     }
     case 'start': {
-      const { values } = parse(argv.slice(1), {}, 'start');
+      parse(argv.slice(1), {}, 'start');
       return (await commands.quickstart()).startCommand(env);
     }
     case 'migrate': {
@@ -53,11 +53,11 @@ async function run(argv: string[]): Promise<void> {
       return (await commands.database()).migrateCommand(env, { status: Boolean(values.status) });
     }
     case 'seed': {
-      const { values } = parse(argv.slice(1), {}, 'seed');
+      parse(argv.slice(1), {}, 'seed');
       return (await commands.database()).seedCommand(env);
     }
     case 'quickstart': {
-      const { values } = parse(argv.slice(1), {}, 'quickstart');
+      parse(argv.slice(1), {}, 'quickstart');
       return (await commands.quickstart()).quickstartCommand(env);
     }
     case 'app': {
@@ -125,15 +125,15 @@ async function run(argv: string[]): Promise<void> {
     case 'keys': {
       if (sub === 'list') {
         const { values } = parse(rest, { json: { type: 'boolean' } }, 'keys list [--json]');
-          return (await commands.keys()).keysListCommand(env, { json: Boolean(values.json) });
+        return (await commands.keys()).keysListCommand(env, { json: Boolean(values.json) });
       }
       if (sub !== 'rotate') throw new UsageError(`usage: gatehouse ${KEYS_USAGE}`);
-      const { values } = parse(rest, {}, 'keys rotate');
+      parse(rest, {}, 'keys rotate');
       return (await commands.keys()).keysRotateCommand(env);
     }
     case 'jobs': {
       if (sub !== 'run') throw new UsageError('usage: gatehouse jobs run <name>');
-      const { values, positionals } = parse(rest, {}, 'jobs run <name>');
+      const { positionals } = parse(rest, {}, 'jobs run <name>');
       return (await commands.jobs()).jobsRunCommand(env, positionals[0]);
     }
     default:
