@@ -1,11 +1,13 @@
+import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
-import { loadConfig, type Env, type LoadedConfig } from './config/load.js';
+import { embeddedDataDir, loadConfig, type Env, type LoadedConfig } from './config/load.js';
 import { buildContainer, type Container } from './container.js';
 import { systemClock } from './core/clock.js';
 import { throttled } from './core/throttle.js';
 import { openDatabase, type Database } from './db/create-db.js';
+import { refuseHeldDir } from './db/lock-file.js';
 import type { Db } from './db/database.js';
 import { migrateToLatest } from './db/migrator.js';
 import { openRedis } from './db/redis.js';
@@ -36,6 +38,8 @@ const warnOnStderr = (m: string) => { process.stderr.write(`warning: ${m}\n`); }
 
 /** loadConfig → openDatabase → (Redis) → buildContainer. Used by the server and by every CLI command. */
 export async function openRuntime(env: Env, opts: RuntimeOptions = {}): Promise<Runtime> {
+  const dataDir = embeddedDataDir(env);
+  if (dataDir) refuseHeldDir(resolve(dataDir));
   const loaded = loadConfig(env);
   const warn = opts.warn ?? warnOnStderr;
   for (const w of loaded.warnings) warn(w);

@@ -91,15 +91,19 @@ function serveOne(socket: Socket, runtime: Runtime, run: CommandRunner): void {
   socket.on('error', () => undefined);
 }
 
-/**
- * When a live server holds the embedded database these settings name and accepts commands, runs `argv` there and
- * answers its exit status; null when there is no such server (the command then runs here).
- */
-export async function runInServer(env: Env, argv: string[], stdin: Buffer | null): Promise<number | null> {
+/** The socket of a live server holding the embedded database these settings name, or null when there is none. */
+export function serverChannel(env: Env): string | null {
   const dataDir = embeddedDataDir(env);
   if (dataDir === null || lockHolder(resolve(dataDir)) === undefined) return null;
   const path = channelPath(dataDir);
-  if (!existsSync(path)) return null;
+  return existsSync(path) ? path : null;
+}
+
+/**
+ * Runs `argv` in the server listening on `path` and answers its exit status; null when nobody answers there (a server
+ * killed without cleaning up: the command then runs here, where the stale lock is taken over).
+ */
+export function runInServer(path: string, argv: string[], stdin: Buffer | null): Promise<number | null> {
   return new Promise<number | null>((done) => {
     const socket = createConnection(path);
     let connected = false;
@@ -125,7 +129,6 @@ export async function runInServer(env: Env, argv: string[], stdin: Buffer | null
         if (message.exit !== undefined) exit = message.exit;
       }
     });
-    // A socket nobody listens on (a server killed without cleaning up): run here, where the stale lock is taken over.
     socket.on('error', () => { if (!connected) done(null); });
     socket.on('close', () => {
       if (!connected) return;

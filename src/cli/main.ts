@@ -1,11 +1,13 @@
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { readEnvironment } from '../config/env.js';
 import { readStdin, setExitCode } from './context.js';
 import { describeFailure, print, UsageError } from './output.js';
-import { APP_CREATE_USAGE, HELP, KEYS_USAGE, USER_CREATE_USAGE, USERS_IMPORT_USAGE } from './usage.js';
+import { APP_CREATE_USAGE, APP_REGENERATE_USAGE, helpFor, KEYS_USAGE, USER_CREATE_USAGE, USERS_IMPORT_USAGE } from './usage.js';
 
 // Commands load the server and database code; importing them lazily keeps `--help` and usage errors quick.
 const commands = {
+  apps: () => import('./commands/apps.js'),
   create: () => import('./commands/create.js'),
   database: () => import('./commands/database.js'),
   jobs: () => import('./commands/jobs.js'),
@@ -16,11 +18,14 @@ const commands = {
 
 const isHelp = (arg: string | undefined) => arg === '--help' || arg === '-h';
 
+/** From `src/cli/` and from `dist/cli/` alike, package.json is two levels up. */
+const version = () => (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
 type Spec = NonNullable<Parameters<typeof parseArgs>[0]>['options'];
 
 function parse<O extends Spec>(args: string[], options: O, usage: string) {
   try {
-    return parseArgs({ args, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
+    return parseArgs({ args, options, allowPositionals: true, strict: true });
   } catch (err) {
     throw new UsageError(`${(err as Error).message.split('\n')[0]} (usage: gatehouse ${usage})`);
   }
@@ -28,45 +33,51 @@ function parse<O extends Spec>(args: string[], options: O, usage: string) {
 
 async function run(argv: string[]): Promise<void> {
   const [command, sub, ...rest] = argv;
+  if (command === '--version' || command === '-v') { print(version()); return; }
+  // Before any parsing: help needs neither valid options nor a database.
+  if (command === undefined || command === 'help' || argv.some(isHelp)) {
+    process.stdout.write(helpFor(command === 'help' ? argv.slice(1) : argv));
+    return;
+  }
   const env = readEnvironment();
-  const wantsHelp = (v: { help?: unknown }) => { if (v.help) { print(HELP); return true; } return false; };
   switch (command) {
-    case undefined: case 'help': case '--help': case '-h':
-      print(HELP);
-      return;
     case 'serve': {
       const { values } = parse(argv.slice(1), { 'no-migrate': { type: 'boolean' } }, 'serve [--no-migrate]');
-      if (wantsHelp(values)) return;
       return (await commands.quickstart()).serveCommand(env, { migrate: !values['no-migrate'] });
     }
     case 'start': {
-      const { values } = parse(argv.slice(1), {}, 'start');
-      if (wantsHelp(values)) return;
+      parse(argv.slice(1), {}, 'start');
       return (await commands.quickstart()).startCommand(env);
     }
     case 'migrate': {
       const { values } = parse(argv.slice(1), { status: { type: 'boolean' } }, 'migrate [--status]');
-      if (wantsHelp(values)) return;
       return (await commands.database()).migrateCommand(env, { status: Boolean(values.status) });
     }
     case 'seed': {
-      const { values } = parse(argv.slice(1), {}, 'seed');
-      if (wantsHelp(values)) return;
+      parse(argv.slice(1), {}, 'seed');
       return (await commands.database()).seedCommand(env);
     }
     case 'quickstart': {
-      const { values } = parse(argv.slice(1), {}, 'quickstart');
-      if (wantsHelp(values)) return;
+      parse(argv.slice(1), {}, 'quickstart');
       return (await commands.quickstart()).quickstartCommand(env);
     }
     case 'app': {
-      if (isHelp(sub)) { print(HELP); return; }
-      if (sub !== 'create') throw new UsageError(`usage: gatehouse ${APP_CREATE_USAGE}`);
+      if (sub === 'list') {
+        const { values } = parse(rest, { json: { type: 'boolean' } }, 'app list [--json]');
+        return (await commands.apps()).appListCommand(env, { json: Boolean(values.json) });
+      }
+      if (sub === 'regenerate') {
+        const { values, positionals } = parse(rest, { json: { type: 'boolean' } }, APP_REGENERATE_USAGE);
+        if (positionals.length !== 1) {
+          throw new UsageError(`app regenerate: name one application (usage: gatehouse ${APP_REGENERATE_USAGE})`);
+        }
+        return (await commands.apps()).appRegenerateCommand(env, { application: positionals[0]!, json: Boolean(values.json) });
+      }
+      if (sub !== 'create') throw new UsageError(`usage: gatehouse ${APP_CREATE_USAGE} | app list [--json] | ${APP_REGENERATE_USAGE}`);
       const { values } = parse(rest, {
         name: { type: 'string' }, 'redirect-uri': { type: 'string', multiple: true },
         origin: { type: 'string', multiple: true }, public: { type: 'boolean' }, json: { type: 'boolean' },
       }, APP_CREATE_USAGE);
-      if (wantsHelp(values)) return;
       return (await commands.create()).appCreateCommand(env, {
         name: values.name as string | undefined,
         redirectUris: (values['redirect-uri'] as string[] | undefined) ?? [],
@@ -76,18 +87,20 @@ async function run(argv: string[]): Promise<void> {
       });
     }
     case 'user': {
-      if (isHelp(sub)) { print(HELP); return; }
       if (sub !== 'create') throw new UsageError(`usage: gatehouse ${USER_CREATE_USAGE}`);
       const { values } = parse(rest, {
-        email: { type: 'string' }, password: { type: 'string' }, phone: { type: 'string' },
+        // --password is parsed only to be refused with a message saying what to use instead.
+        email: { type: 'string' }, password: { type: 'string' }, 'password-stdin': { type: 'boolean' },
+        'generate-password': { type: 'boolean' }, phone: { type: 'string' },
         'first-name': { type: 'string' }, 'last-name': { type: 'string' }, role: { type: 'string', multiple: true },
         staff: { type: 'boolean' }, superuser: { type: 'boolean' }, 'must-change-password': { type: 'boolean' },
         verified: { type: 'boolean' }, json: { type: 'boolean' },
       }, USER_CREATE_USAGE);
-      if (wantsHelp(values)) return;
       return (await commands.create()).userCreateCommand(env, {
         email: values.email as string | undefined,
-        password: values.password as string | undefined,
+        passwordGiven: values.password !== undefined,
+        passwordStdin: Boolean(values['password-stdin']),
+        generatePassword: Boolean(values['generate-password']),
         phone: values.phone as string | undefined,
         firstName: values['first-name'] as string | undefined,
         lastName: values['last-name'] as string | undefined,
@@ -100,12 +113,10 @@ async function run(argv: string[]): Promise<void> {
       });
     }
     case 'users': {
-      if (isHelp(sub)) { print(HELP); return; }
       if (sub !== 'import') throw new UsageError(`usage: gatehouse ${USERS_IMPORT_USAGE}`);
       const { values, positionals } = parse(rest, {
         format: { type: 'string' }, 'dry-run': { type: 'boolean' }, update: { type: 'boolean' },
       }, USERS_IMPORT_USAGE);
-      if (wantsHelp(values)) return;
       if (positionals.length > 1) throw new UsageError(`users import: one file at a time (usage: gatehouse ${USERS_IMPORT_USAGE})`);
       return (await commands.users()).usersImportCommand(env, {
         file: positionals[0], format: values.format as string | undefined,
@@ -113,22 +124,17 @@ async function run(argv: string[]): Promise<void> {
       });
     }
     case 'keys': {
-      if (isHelp(sub)) { print(HELP); return; }
       if (sub === 'list') {
         const { values } = parse(rest, { json: { type: 'boolean' } }, 'keys list [--json]');
-        if (wantsHelp(values)) return;
         return (await commands.keys()).keysListCommand(env, { json: Boolean(values.json) });
       }
       if (sub !== 'rotate') throw new UsageError(`usage: gatehouse ${KEYS_USAGE}`);
-      const { values } = parse(rest, {}, 'keys rotate');
-      if (wantsHelp(values)) return;
+      parse(rest, {}, 'keys rotate');
       return (await commands.keys()).keysRotateCommand(env);
     }
     case 'jobs': {
-      if (isHelp(sub)) { print(HELP); return; }
       if (sub !== 'run') throw new UsageError('usage: gatehouse jobs run <name>');
-      const { values, positionals } = parse(rest, {}, 'jobs run <name>');
-      if (wantsHelp(values)) return;
+      const { positionals } = parse(rest, {}, 'jobs run <name>');
       return (await commands.jobs()).jobsRunCommand(env, positionals[0]);
     }
     default:
@@ -138,6 +144,21 @@ async function run(argv: string[]): Promise<void> {
 
 /** Commands that never run inside a running server: they start one, need none, or must not run beside one. */
 const RUN_HERE = new Set([undefined, 'help', '--help', '-h', 'serve', 'start', 'quickstart']);
+
+/**
+ * What a command run in the server gets of this terminal: standard input for a command that reads it (all of it, before
+ * the command starts), and a password asked here rather than on the server's terminal.
+ */
+async function callerInput(argv: string[]): Promise<{ forwarded: string[]; stdin: Buffer | null }> {
+  if (argv.includes('--password-stdin')) return { forwarded: argv, stdin: Buffer.from(await readStdin(), 'utf8') };
+  const asksPassword = argv[0] === 'user' && argv[1] === 'create' && !argv.includes('--generate-password') && !argv.includes('--password');
+  if (asksPassword && process.stdin.isTTY) {
+    const { promptNewPassword } = await import('./password-input.js');
+    const password = await promptNewPassword('user create');
+    return { forwarded: [...argv, '--password-stdin'], stdin: Buffer.from(`${password}\n`, 'utf8') };
+  }
+  return { forwarded: argv, stdin: null };
+}
 
 /** Runs one command and reports its failure as one line; the exit status goes to whoever asked (see `setExitCode`). */
 export async function runCommand(argv: string[]): Promise<void> {
@@ -151,11 +172,13 @@ export async function runCommand(argv: string[]): Promise<void> {
 
 export async function main(argv: string[]): Promise<void> {
   if (!RUN_HERE.has(argv[0]) && !argv.includes('--help') && !argv.includes('-h')) {
-    const { runInServer } = await import('./channel.js');
-    // Standard input goes along only to a command that reads it (all of it, before the command starts).
-    const stdin = argv.includes('--password-stdin') ? Buffer.from(await readStdin(), 'utf8') : null;
-    const status = await runInServer(readEnvironment(), argv, stdin);
-    if (status !== null) { process.exitCode = status; return; }
+    const { runInServer, serverChannel } = await import('./channel.js');
+    const channel = serverChannel(readEnvironment());
+    if (channel !== null) {
+      const { forwarded, stdin } = await callerInput(argv);
+      const status = await runInServer(channel, forwarded, stdin);
+      if (status !== null) { process.exitCode = status; return; }
+    }
   }
   await runCommand(argv);
 }

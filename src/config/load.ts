@@ -79,6 +79,17 @@ function explicitValue(env: Env, key: SettingKey, def: SettingDef): { name: stri
   return undefined;
 }
 
+/**
+ * The embedded database's directory as `loadConfig` would resolve it, without the other settings: null when a
+ * PostgreSQL URL is set or the database is in memory. Read first, so a database held by another process is reported
+ * before any other setting is checked.
+ */
+export function embeddedDataDir(env: Env): string | null {
+  if (explicitValue(env, 'DATABASE_URL', SETTINGS.DATABASE_URL)) return null;
+  const dir = explicitValue(env, 'DATA_DIR', SETTINGS.DATA_DIR)?.raw ?? SETTINGS.DATA_DIR.default;
+  return dir === 'memory://' ? null : dir;
+}
+
 /** Resolves every setting as default ← preset ← explicit environment, then checks the invariants. */
 export function loadConfig(env: Env): LoadedConfig {
   const values: Record<string, unknown> = {};

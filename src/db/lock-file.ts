@@ -31,8 +31,8 @@ export function acquireDirLock(dir: string): () => void {
         if (errorCode(err) !== 'EEXIST') throw err;
         const holder = readHolder(path);
         // Our own pid in the lock means a previous run under the same pid (a restarted container) left it.
-        if (holder !== undefined && holder !== process.pid && isAlive(holder)) throw lockedError(dir, path, holder);
-        takeOver(path, holder, dir);
+        if (holder !== undefined && holder.pid !== process.pid && isAlive(holder.pid)) throw lockedError(dir, path, holder);
+        takeOver(path, holder?.pid, dir);
       }
     }
   } finally {
@@ -66,7 +66,7 @@ function takeOver(path: string, staleHolder: number | undefined, dir: string): v
     throw err;
   }
   const moved = readHolder(aside);
-  if (moved !== staleHolder && moved !== undefined && moved !== process.pid && isAlive(moved)) {
+  if (moved !== undefined && moved.pid !== staleHolder && moved.pid !== process.pid && isAlive(moved.pid)) {
     try { linkSync(aside, path); } catch { /* a third process holds it now */ }
     try { unlinkSync(aside); } catch { /* already gone */ }
     throw lockedError(dir, path, moved);
@@ -74,21 +74,46 @@ function takeOver(path: string, staleHolder: number | undefined, dir: string): v
   try { unlinkSync(aside); } catch { /* already gone */ }
 }
 
-const lockedError = (dir: string, path: string, holder: number) => new DataDirLockedError(
-  `The embedded database in ${dir} is in use by another Gatehouse process (pid ${holder}); ` +
-  `stop the server first, or use the HTTP API instead (lock file: ${path})`,
+interface Holder {
+  pid: number;
+  startedAt: string | undefined;
+}
+
+/**
+ * What to do, in one line: the embedded database admits one process, and the usual holder is a server started by
+ * `npm start` in another terminal (docs/decisions.md "The embedded database and the CLI").
+ */
+const lockedError = (dir: string, path: string, holder: Holder) => new DataDirLockedError(
+  `The embedded database in ${dir} is in use by another Gatehouse process (pid ${holder.pid}`
+  + `${holder.startedAt ? `, since ${holder.startedAt}` : ''}), and it admits one process at a time. `
+  + 'Stop that process (Ctrl-C where `npm start` runs) and run this again; or, while it serves, do it through the HTTP API '
+  + 'or the admin console. (A command started beside a running server reaches it by itself: docs/cli.md.) '
+  + `Lock file: ${path}`,
 );
 
 /** The live process holding `<dir>/gatehouse.lock`, if any (another process than this one). */
 export function lockHolder(dir: string): number | undefined {
   const holder = readHolder(join(dir, 'gatehouse.lock'));
-  return holder !== undefined && holder !== process.pid && isAlive(holder) ? holder : undefined;
+  return holder !== undefined && holder.pid !== process.pid && isAlive(holder.pid) ? holder.pid : undefined;
 }
 
-function readHolder(path: string): number | undefined {
+/**
+ * Fails with the message above when another live process holds the lock of `dir`, without taking it: lets a command
+ * say so before it reads its settings or asks for anything. Nothing is written.
+ */
+export function refuseHeldDir(dir: string): void {
+  const path = join(dir, 'gatehouse.lock');
+  const holder = readHolder(path);
+  if (holder !== undefined && holder.pid !== process.pid && isAlive(holder.pid)) throw lockedError(dir, path, holder);
+}
+
+function readHolder(path: string): Holder | undefined {
   try {
-    const pid = Number((JSON.parse(readFileSync(path, 'utf8')) as { pid?: unknown }).pid);
-    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+    const lock = JSON.parse(readFileSync(path, 'utf8')) as { pid?: unknown; started_at?: unknown };
+    const pid = Number(lock.pid);
+    if (!Number.isInteger(pid) || pid <= 0) return undefined;
+    const startedAt = typeof lock.started_at === 'string' ? lock.started_at.replace(/\.\d{3}Z$/, 'Z') : undefined;
+    return { pid, startedAt };
   } catch {
     return undefined;
   }

@@ -16,3 +16,9 @@ export function randomDigits(length: number): string {
   for (let i = 0; i < length; i++) out += String(randomInt(10));
   return out;
 }
+
+/**
+ * A password for an account created on the command line: 120 random bits, then a lower-case letter, an upper-case
+ * letter, a digit and a symbol, so whatever the preset's rules ask is there.
+ */
+export const strongPassword = (): string => `${randomBytes(15).toString('base64url')}aZ7!`;

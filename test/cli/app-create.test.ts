@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { lines, runCli, startServer, type RunningServer } from '../helpers/cli.js';
 import { createScratchDatabase, DATABASE_TARGETS, type ScratchDatabase } from '../helpers/scratch-db.js';
@@ -99,6 +100,64 @@ for (const { kind, skip } of DATABASE_TARGETS) {
       // The server started above seeded the console's public application (debug): only operators' applications count here.
       const names = await database.inspect((db) => db.selectFrom('applications').select('name').where('builtin', 'is', null).execute());
       assert.deepEqual(names.map((r) => r.name), ['Billing portal']);
+    });
+
+    it('app list shows every application with its key, kind, state and creation, never a secret', async () => {
+      const browser = await runCli(['app', 'create', '--public', '--name', 'Browser', '--origin', 'https://app.example.com', '--json'],
+        { env: database.env });
+      assert.equal(browser.code, 0, browser.stderr);
+      const json = await runCli(['app', 'list', '--json'], { env: database.env });
+      assert.equal(json.code, 0, json.stderr);
+      const listed = JSON.parse(json.stdout) as Array<Record<string, unknown>>;
+      const mine = listed.filter((a) => a.name !== 'Gatehouse Console'); // seeded by the server started above (debug)
+      assert.deepEqual(mine.map((a) => [a.name, a.access_key === created.access_key, a.kind, a.is_active]),
+        [['Billing portal', true, 'confidential', true], ['Browser', false, 'public', true]]);
+      assert.deepEqual(Object.keys(mine[0]!).sort(), ['access_key', 'created_at', 'id', 'is_active', 'kind', 'name']);
+      const text = await runCli(['app', 'list'], { env: database.env });
+      assert.equal(text.code, 0, text.stderr);
+      const rows = lines(text.stdout);
+      assert.match(rows[0]!, /^NAME\s+ACCESS KEY\s+KIND\s+ACTIVE\s+CREATED$/);
+      assert.ok(rows.some((r) => new RegExp(`^Billing portal\\s+${created.access_key}\\s+confidential\\s+yes\\s+\\S+Z$`).test(r)),
+        text.stdout);
+      assert.ok(!json.stdout.includes(created.access_secret) && !text.stdout.includes(created.access_secret));
+    });
+
+    it('app regenerate replaces key and secret, named by name or key; refuses a public, unknown or ambiguous one', async () => {
+      const byName = await runCli(['app', 'regenerate', 'Billing portal', '--json'], { env: database.env });
+      assert.equal(byName.code, 0, byName.stderr);
+      const renewed = JSON.parse(byName.stdout) as typeof created;
+      assert.deepEqual([renewed.id, renewed.name, renewed.kind], [created.id, 'Billing portal', 'confidential']);
+      assert.match(renewed.access_secret, /^[A-Za-z0-9_-]{43}$/);
+      assert.notEqual(renewed.access_key, created.access_key);
+      assert.notEqual(renewed.access_secret, created.access_secret);
+
+      const byKey = await runCli(['app', 'regenerate', renewed.access_key], { env: database.env });
+      assert.equal(byKey.code, 0, byKey.stderr);
+      assert.match(byKey.stdout, /New credentials for "Billing portal" .*the previous ones no longer work/);
+      const key = /X-Access-Key: +(\S+)/.exec(byKey.stdout)![1]!;
+      const secret = /X-Access-Secret: +(\S+)/.exec(byKey.stdout)![1]!;
+      const { row, events } = await database.inspect(async (db) => ({
+        row: await db.selectFrom('applications').select(['access_key', 'secret_hash']).where('id', '=', created.id).executeTakeFirstOrThrow(),
+        events: await db.selectFrom('audit_events').select(['actor_id', 'severity'])
+          .where('event_type', '=', 'application_credentials_regenerated').execute(),
+      }));
+      assert.deepEqual(row, { access_key: key, secret_hash: createHash('sha256').update(secret).digest('hex') });
+      assert.deepEqual(events, [{ actor_id: null, severity: 'warning' }, { actor_id: null, severity: 'warning' }]);
+
+      const twin = await runCli(['app', 'create', '--name', 'Billing portal', '--json'], { env: database.env });
+      assert.equal(twin.code, 0, twin.stderr);
+      const refusals: Array<[string, RegExp]> = [
+        ['Browser', /app regenerate: "Browser" is a public application: it has no secret to regenerate/],
+        ['nope', /No application has the access key or the name "nope"/],
+        ['Billing portal', /Several applications are named "Billing portal": name the one meant by its access key/],
+      ];
+      for (const [ref, pattern] of refusals) {
+        const result = await runCli(['app', 'regenerate', ref], { env: database.env });
+        assert.equal(result.code, 1, `${ref}: ${result.stdout}`);
+        assert.equal(result.stdout, '');
+        assert.equal(lines(result.stderr).length, 1, result.stderr);
+        assert.match(result.stderr, pattern);
+      }
     });
   });
 }

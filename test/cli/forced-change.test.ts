@@ -18,8 +18,8 @@ for (const { kind, skip } of DATABASE_TARGETS) {
       assert.equal(app.code, 0, app.stderr);
       const { access_key, access_secret } = JSON.parse(app.stdout) as { access_key: string; access_secret: string };
       headers = { 'x-access-key': access_key, 'x-access-secret': access_secret, 'content-type': 'application/json' };
-      const user = await runCli(['user', 'create', '--email', 'newhire@example.com', '--password', TEMPORARY,
-        '--must-change-password', '--json'], { env: database.env });
+      const user = await runCli(['user', 'create', '--email', 'newhire@example.com', '--password-stdin',
+        '--must-change-password', '--json'], { env: database.env, input: TEMPORARY });
       assert.equal(user.code, 0, user.stderr);
       server = await startServer({ env: database.env });
     });

@@ -109,6 +109,65 @@ for (const { kind, skip } of DATABASE_TARGETS) {
   });
 }
 
+describe('gatehouse keys list names the keys that sign, by the kid tokens carry', () => {
+  let database: ScratchDatabase;
+  let app: { access_key: string; access_secret: string };
+  const PASSWORD = 'Kid-lantern-harbor-42';
+  before(async () => {
+    database = await createScratchDatabase('pglite', { prepared: true });
+    const created = await runCli(['app', 'create', '--name', 'Kids', '--json'], { env: database.env });
+    assert.equal(created.code, 0, created.stderr);
+    app = JSON.parse(created.stdout) as typeof app;
+    const user = await runCli(['user', 'create', '--email', 'kid@example.com', '--password-stdin', '--verified'],
+      { env: database.env, input: PASSWORD });
+    assert.equal(user.code, 0, user.stderr);
+  });
+  after(async () => { await database?.drop(); });
+
+  /** A server on these settings: the kid of a token it issues and the kids it publishes; stopped before the CLI runs. */
+  async function issued(env: Record<string, string>): Promise<{ kid: string; published: string[] }> {
+    const server = await startServer({ env: { ...database.env, ...env } });
+    try {
+      const res = await fetch(`${server.apiUrl}login/email/`, { method: 'POST', body: JSON.stringify({ email: 'kid@example.com', password: PASSWORD }),
+        headers: { 'x-access-key': app.access_key, 'x-access-secret': app.access_secret, 'content-type': 'application/json' } });
+      const body = await res.json() as { access_token: string };
+      assert.equal(res.status, 200, JSON.stringify(body));
+      const header = JSON.parse(Buffer.from(body.access_token.split('.')[0]!, 'base64url').toString()) as { kid: string };
+      const jwks = await (await fetch(`${server.origin}/.well-known/jwks.json`)).json() as { keys: Array<{ kid: string }> };
+      return { kid: header.kid, published: jwks.keys.map((k) => k.kid) };
+    } finally {
+      await server.stop();
+    }
+  }
+  const listed = async (env: Record<string, string | undefined>) => {
+    const result = await runCli(['keys', 'list', '--json'], { env: { ...database.env, ...env } });
+    assert.equal(result.code, 0, result.stderr);
+    return { keys: JSON.parse(result.stdout) as Array<{ kid: string; state: string }>, stderr: result.stderr };
+  };
+
+  it('HS256: the kid of the server\'s tokens; without SVC_JWT_SECRET_KEY, no made-up kid but why', async () => {
+    const HS = { SVC_JWT_SECRET_KEY: 's'.repeat(40) };
+    const { kid, published } = await issued(HS);
+    assert.deepEqual(published, [], 'a symmetric key is never published');
+    assert.deepEqual((await listed(HS)).keys.map((k) => [k.kid, k.state]), [[kid, 'active']]);
+
+    const ephemeral = await listed({});
+    assert.deepEqual(ephemeral.keys, []);
+    assert.match(ephemeral.stderr, /SVC_JWT_SECRET_KEY is not set: in debug mode each server process signs with a random secret/);
+    const text = await runCli(['keys', 'list'], { env: database.env });
+    assert.equal(text.code, 0, text.stderr);
+    assert.match(text.stdout, /^No key to list\. SVC_JWT_SECRET_KEY is not set/);
+  });
+
+  it('EdDSA: the active key is the kid of the server\'s tokens, and every published key is listed', async () => {
+    const { kid, published } = await issued(EDDSA);
+    const { keys } = await listed(EDDSA);
+    assert.equal(keys.find((k) => k.state === 'active')?.kid, kid);
+    assert.ok(published.includes(kid), JSON.stringify(published));
+    for (const p of published) assert.ok(keys.some((k) => k.kid === p), `${p} is listed`);
+  });
+});
+
 describe('a rotation by the command reaches a running server within a second (postgres)', {
   skip: process.env.TEST_DATABASE_URL ? false : 'TEST_DATABASE_URL is not set (the embedded database admits one process)',
 }, () => {

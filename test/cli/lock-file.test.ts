@@ -74,8 +74,27 @@ describe('PGlite data directory lock', () => {
       assert.equal(result.code, 1, result.stdout);
       assert.equal(result.stdout, '');
       assert.equal(lines(result.stderr).length, 1, result.stderr);
-      assert.match(result.stderr, new RegExp(`in use by another Gatehouse process \\(pid ${server!.pid}\\)`));
-      assert.match(result.stderr, /stop the server first/);
+      assert.match(result.stderr, new RegExp(`in use by another Gatehouse process \\(pid ${server!.pid}, since \\S+Z\\)`));
+      assert.match(result.stderr, /Stop that process \(Ctrl-C where `npm start` runs\) and run this again/);
+    });
+
+    it('a second terminal without the server\'s settings runs its commands there, on the server\'s settings', async () => {
+      // `npm start` turns debug mode on for the server only: the command beside it lacks SVC_DEBUG (and the JWT secret).
+      const env = { ...database.env, SVC_DEBUG: undefined };
+      const created = await runCli(['user', 'create', '--email', 'second@example.com', '--generate-password', '--json'], { env });
+      assert.equal(created.code, 0, created.stderr);
+      assert.equal((JSON.parse(created.stdout) as { email: string }).email, 'second@example.com');
+      const piped = await runCli(['user', 'create', '--email', 'third@example.com', '--password-stdin'], { env, input: 'Third-Password-Strong-3\n' });
+      assert.equal(piped.code, 0, piped.stderr);
+      const signIn = await fetch(`${server!.apiUrl}login/email/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-access-key': earlier.access_key, 'x-access-secret': earlier.access_secret },
+        body: JSON.stringify({ email: 'third@example.com', password: 'Third-Password-Strong-3' }),
+      });
+      assert.equal(signIn.status, 200, await signIn.text());
+      const apps = await runCli(['app', 'list', '--json'], { env });
+      assert.equal(apps.code, 0, apps.stderr);
+      assert.ok((JSON.parse(apps.stdout) as Array<{ name: string }>).some((a) => a.name === 'Before the server'));
     });
 
     it('once the server stopped, the lock is gone, the CLI works and the data is intact', async () => {

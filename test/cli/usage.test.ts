@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import { lines, runCli } from '../helpers/cli.js';
 import { createScratchDatabase, DATABASE_TARGETS, type ScratchDatabase } from '../helpers/scratch-db.js';
@@ -9,19 +10,43 @@ describe('gatehouse usage', () => {
       const result = await runCli(args);
       assert.equal(result.code, 0, `${args.join(' ')}: ${result.stderr}`);
       assert.equal(result.stderr, '');
-      for (const command of ['serve', 'migrate', 'seed', 'quickstart', 'app create', 'user create', 'jobs run']) {
+      for (const command of ['serve', 'migrate', 'seed', 'quickstart', 'app create', 'app list', 'app regenerate', 'user create',
+        'users import', 'jobs run', 'keys rotate', 'keys list']) {
         assert.ok(result.stdout.includes(command), `${args.join(' ')} lists ${command}`);
       }
     }
   });
 
-  it('--help after a command prints the help and exits 0 without touching a database', async () => {
+  it('--help after a command prints that command\'s usage and options, and exits 0 without touching a database', async () => {
     // A database URL nobody listens on: opening it would fail.
     const env = { SVC_DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' };
-    for (const args of [['migrate', '--help'], ['user', 'create', '--help'], ['app', '--help']]) {
+    const commands = ['serve', 'start', 'migrate', 'seed', 'quickstart', 'app create', 'app list', 'app regenerate', 'user create',
+      'users import', 'jobs run', 'keys rotate', 'keys list'];
+    for (const command of commands) {
+      const args = [...command.split(' '), '--help'];
       const result = await runCli(args, { env });
       assert.equal(result.code, 0, `${args.join(' ')}: ${result.stderr}`);
-      assert.match(result.stdout, /Usage: gatehouse/);
+      assert.equal(result.stderr, '');
+      assert.ok(result.stdout.startsWith(`Usage: gatehouse ${command}`), `${args.join(' ')}: ${result.stdout}`);
+      assert.doesNotMatch(result.stdout, /^Commands:/m, `${args.join(' ')} prints its own usage, not the list`);
+    }
+    const options = await runCli(['user', 'create', '--email', 'x@example.com', '-h'], { env });
+    assert.match(options.stdout, /--password-stdin +read the password from standard input/);
+    assert.match(options.stdout, /--generate-password +generate a strong password and print it once/);
+    // A group prints each of its commands; `help <command>` is the same as `<command> --help`.
+    const group = await runCli(['app', '--help'], { env });
+    assert.deepEqual(lines(group.stdout).filter((l) => l.startsWith('Usage:')),
+      ['Usage: gatehouse app create --name N [--public] [--redirect-uri URI]... [--origin URL]... [--json]',
+        'Usage: gatehouse app list [--json]', 'Usage: gatehouse app regenerate <access key or name> [--json]']);
+    assert.equal((await runCli(['help', 'keys', 'list'])).stdout, (await runCli(['keys', 'list', '--help'])).stdout);
+  });
+
+  it('--version and -v print the version of the package', async () => {
+    const { version } = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    for (const flag of ['--version', '-v']) {
+      const result = await runCli([flag]);
+      assert.equal(result.code, 0, result.stderr);
+      assert.equal(result.stdout, `${version}\n`);
     }
   });
 

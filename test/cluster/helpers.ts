@@ -87,8 +87,8 @@ export interface Cluster {
   stop(): Promise<void>;
 }
 
-async function cli(args: string[], env: Env): Promise<string> {
-  const result = await runCli(args, { env });
+async function cli(args: string[], env: Env, input?: string): Promise<string> {
+  const result = await runCli(args, { env, input });
   assert.equal(result.code, 0, `gatehouse ${args.join(' ')}: ${result.stderr}`);
   return result.stdout;
 }
@@ -149,7 +149,7 @@ export function createCluster(mode: ClusterMode): Cluster & { start(): Promise<v
     await Promise.all(Object.entries(ACCOUNTS).map(async ([name, extra]) => {
       const email = `${name}@example.com`;
       const password = `Harbor-lantern-${randomBytes(4).toString('hex')}`; // the policy refuses the account's name in it
-      const { id } = JSON.parse(await cli(['user', 'create', '--email', email, '--password', password, ...extra, '--json'], env)) as Account;
+      const { id } = JSON.parse(await cli(['user', 'create', '--email', email, '--password-stdin', ...extra, '--json'], env, password)) as Account;
       cluster.accounts[name as AccountName] = { id, email, password };
     }));
     // The first creates the signing key, the others load it; the database is migrated already.

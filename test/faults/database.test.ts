@@ -38,7 +38,7 @@ describe('gatehouse serve when PostgreSQL fails under it', { skip }, () => {
     database = await createScratchDatabase('postgres', { prepared: true });
     const direct = database.env;
     app = await createApplication(direct);
-    const user = await runCli(['user', 'create', '--email', 'ann@example.com', '--password', PASSWORD, '--json'], { env: direct });
+    const user = await runCli(['user', 'create', '--email', 'ann@example.com', '--password-stdin', '--json'], { env: direct, input: PASSWORD });
     assert.equal(user.code, 0, user.stderr);
     proxy = await startTcpProxy(targetOf(direct.SVC_DATABASE_URL!));
     startedAt = Date.now();

@@ -82,7 +82,7 @@ export function assertUnavailable(answer: Answer): void {
 export async function subscribeToUserCreated(api: ApiClient, env: Env, receiverUrl: string): Promise<void> {
   const email = 'ops@example.com';
   const password = 'Lantern-Orchard-Pass-93e1';
-  const created = await runCli(['user', 'create', '--email', email, '--password', password, '--role', 'admin', '--json'], { env });
+  const created = await runCli(['user', 'create', '--email', email, '--password-stdin', '--role', 'admin', '--json'], { env, input: password });
   assert.equal(created.code, 0, created.stderr);
   const login = await api.post('login/email/', { email, password });
   assert.equal(login.status, 200, JSON.stringify(login.body));

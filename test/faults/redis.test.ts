@@ -44,7 +44,7 @@ describe('gatehouse serve when Redis fails under it', { skip }, () => {
   before(async () => {
     database = await createScratchDatabase('postgres', { prepared: true });
     const app = await createApplication(database.env);
-    const user = await runCli(['user', 'create', '--email', 'ann@example.com', '--password', PASSWORD, '--json'], { env: database.env });
+    const user = await runCli(['user', 'create', '--email', 'ann@example.com', '--password-stdin', '--json'], { env: database.env, input: PASSWORD });
     assert.equal(user.code, 0, user.stderr);
     redis = new Redis(redisUrl, { lazyConnect: true });
     await redis.connect();

@@ -158,8 +158,8 @@ for (const { kind, skip } of DATABASE_TARGETS) {
       const created = await runCli(['app', 'create', '--name', 'Drain test', '--json'], { env: database.env });
       assert.equal(created.code, 0, created.stderr);
       app = JSON.parse(created.stdout) as Credentials;
-      const user = await runCli(['user', 'create', '--email', 'drain@example.com', '--password', PASSWORD, '--verified'],
-        { env: database.env });
+      const user = await runCli(['user', 'create', '--email', 'drain@example.com', '--password-stdin', '--verified'],
+        { env: database.env, input: PASSWORD });
       assert.equal(user.code, 0, user.stderr);
     });
     after(async () => {

@@ -59,7 +59,7 @@ describe('gatehouse serve under slow clients', { skip }, () => {
   before(async () => {
     database = await createScratchDatabase('postgres', { prepared: true });
     const app = await createApplication(database.env);
-    const user = await runCli(['user', 'create', '--email', 'ann@example.com', '--password', PASSWORD, '--json'], { env: database.env });
+    const user = await runCli(['user', 'create', '--email', 'ann@example.com', '--password-stdin', '--json'], { env: database.env, input: PASSWORD });
     assert.equal(user.code, 0, user.stderr);
     server = await startServer({ env: {
       ...database.env,

@@ -25,6 +25,8 @@ export interface CliOptions {
   /** Added to the base environment; `undefined` removes a variable (for example `SVC_DEBUG`). */
   env?: Env;
   cwd?: string;
+  /** Written to the command's standard input (a password for `--password-stdin`); none (not a terminal) otherwise. */
+  input?: string;
 }
 
 const children = new Set<ChildProcess>();
@@ -50,8 +52,9 @@ function spawnCli(args: string[], opts: CliOptions): ChildProcess {
   const child = spawn(process.execPath, ['--import', TSX, ENTRY, ...args], {
     cwd: opts.cwd ?? neutralCwd,
     env: childEnv(opts.env),
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [opts.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
   });
+  if (opts.input !== undefined) child.stdin!.end(opts.input);
   children.add(child);
   child.once('exit', () => children.delete(child));
   return child;

@@ -1,7 +1,9 @@
 import type { Env } from '../../config/load.js';
 import { migrateToLatest } from '../../db/migrator.js';
 import { seed } from '../../db/seed/seed.js';
+import { strongPassword } from '../../security/random.js';
 import { print, printJson, UsageError } from '../output.js';
+import { passwordSource, promptNewPassword, readPasswordFromStdin, type PasswordSource } from '../password-input.js';
 import { APP_CREATE_USAGE, USER_CREATE_USAGE } from '../usage.js';
 import { withRuntime } from './database.js';
 
@@ -52,7 +54,10 @@ export async function appCreateCommand(env: Env, opts: AppCreateOptions): Promis
 
 export interface UserCreateOptions {
   email?: string;
-  password?: string;
+  /** `--password`, refused: a password is never taken from the arguments. */
+  passwordGiven: boolean;
+  passwordStdin: boolean;
+  generatePassword: boolean;
   phone?: string;
   firstName?: string;
   lastName?: string;
@@ -66,13 +71,17 @@ export interface UserCreateOptions {
 
 export async function userCreateCommand(env: Env, opts: UserCreateOptions): Promise<void> {
   if (!opts.email) throw new UsageError(`user create: --email is required (usage: gatehouse ${USER_CREATE_USAGE})`);
-  if (!opts.password) throw new UsageError(`user create: --password is required (usage: gatehouse ${USER_CREATE_USAGE})`);
+  const source = passwordSource('user create', opts);
+  // A pipe is read before the database opens; the terminal is asked once it is open, so a database held by a server
+  // or a setting missing is reported before anything is typed.
+  const piped = source === 'stdin' ? await readPasswordFromStdin('user create') : undefined;
   await withRuntime(env, async ({ database, container }) => {
     await migrateToLatest(database.db);
     await seed(database.db);
+    const password = await passwordFrom(source, piped);
     const user = await container.services.users.create({
       email: opts.email!,
-      password: opts.password!,
+      password,
       phone: opts.phone ?? null,
       first_name: opts.firstName ?? '',
       last_name: opts.lastName ?? '',
@@ -82,7 +91,18 @@ export async function userCreateCommand(env: Env, opts: UserCreateOptions): Prom
       must_change_password: opts.mustChangePassword,
       verified: opts.verified,
     });
-    if (opts.json) printJson({ id: user.id, email: user.email });
-    else print(`User ${user.email} created (id ${user.id}).`);
+    const generated = source === 'generate' ? password : undefined;
+    if (opts.json) {
+      printJson({ id: user.id, email: user.email, ...(generated ? { password: generated } : {}) });
+      return;
+    }
+    print(`User ${user.email} created (id ${user.id}).`);
+    if (generated) print(`  Password (shown this once): ${generated}`);
   });
+}
+
+async function passwordFrom(source: PasswordSource, piped: string | undefined): Promise<string> {
+  if (source === 'stdin') return piped!;
+  if (source === 'generate') return strongPassword();
+  return promptNewPassword('user create');
 }

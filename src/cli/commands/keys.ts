@@ -33,9 +33,28 @@ function table(keys: KeyListing[]): string[] {
   return rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd());
 }
 
-/** `gatehouse keys list [--json]`: every key with its state (active, verifying, retired). */
+/**
+ * HS256 without SVC_JWT_SECRET_KEY (debug): every process draws a secret of its own, so the kid this process would
+ * compute names no key any server signs with.
+ */
+const EPHEMERAL_SECRET = 'SVC_JWT_SECRET_KEY is not set: in debug mode each server process signs with a random secret of its '
+  + 'own, so no key id can be listed here; set SVC_JWT_SECRET_KEY (at least 32 bytes) for a key that lasts';
+
+/**
+ * `gatehouse keys list [--json]`: every key with its state (active, verifying, retired), by the kid the tokens it signs
+ * carry in their header.
+ */
 export async function keysListCommand(env: Env, opts: { json: boolean }): Promise<void> {
-  await withKeys(env, async ({ container }) => {
+  await withKeys(env, async ({ container, loaded }) => {
+    if (container.services.keys.source === 'secret' && loaded.sources.JWT_SECRET_KEY === 'derived') {
+      if (opts.json) {
+        printJson([]);
+        process.stderr.write(`gatehouse: ${EPHEMERAL_SECRET}\n`);
+      } else {
+        print(`No key to list. ${EPHEMERAL_SECRET}.`);
+      }
+      return;
+    }
     const keys = await container.services.keys.list();
     if (opts.json) {
       printJson(keys.map((k) => ({ ...k, created_at: toIso(k.created_at), activated_at: toIso(k.activated_at),

@@ -1,9 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import type { Env } from '../../config/load.js';
 import { migrateToLatest } from '../../db/migrator.js';
 import { MEMORY_DATA_DIR } from '../../db/create-db.js';
 import { seed, seedOptionsOf } from '../../db/seed/seed.js';
 import { serve, type Runtime } from '../../main.js';
+import { strongPassword } from '../../security/random.js';
 import { print } from '../output.js';
 import { withRuntime } from './database.js';
 
@@ -28,8 +28,7 @@ async function ensureFirstOperator(rt: Runtime): Promise<{ email: string; passwo
   if (!rt.loaded.config.CONSOLE_ENABLED) return null;
   const staff = await rt.database.db.selectFrom('users').select('id').where('is_staff', '=', true).limit(1).executeTakeFirst();
   if (staff) return null;
-  // Lower, upper, digit and symbol, whatever the preset's rules ask.
-  const password = `${randomBytes(15).toString('base64url')}aZ7!`;
+  const password = strongPassword();
   await rt.container.services.users.create({ email: FIRST_OPERATOR_EMAIL, password, first_name: 'Console', last_name: 'Admin',
     roles: ['admin'], is_staff: true, must_change_password: true, verified: true });
   return { email: FIRST_OPERATOR_EMAIL, password };
@@ -37,7 +36,8 @@ async function ensureFirstOperator(rt: Runtime): Promise<{ email: string; passwo
 
 function printCredentials(created: Created, apiUrl?: string): void {
   if (!created) {
-    print('An application already exists; its secret was shown when it was created (regenerate it through the API if lost).');
+    print('An application already exists; its secret was shown when it was created (`gatehouse app list` names it, and '
+      + '`gatehouse app regenerate <name>` replaces a lost secret).');
     return;
   }
   print('');

@@ -17,6 +17,11 @@ export const findApplicationForAuth = (db: Executor, accessKey: string) =>
 export const findApplicationById = (db: Executor, id: number) =>
   db.selectFrom('applications').select(PUBLIC_COLUMNS).where('id', '=', id).executeTakeFirst();
 
+/** The applications whose access key or name is `ref` (a few are enough to tell one from several). */
+export const findApplicationsByKeyOrName = (db: Executor, ref: string) =>
+  db.selectFrom('applications').select(PUBLIC_COLUMNS).where((eb) => eb.or([eb('access_key', '=', ref), eb('name', '=', ref)]))
+    .orderBy('id').limit(3).execute();
+
 export const findApplicationByName = (db: Executor, name: string) =>
   db.selectFrom('applications').select(PUBLIC_COLUMNS).where('name', '=', name).orderBy('id').executeTakeFirst();
 

@@ -7,7 +7,7 @@ import type { ApplicationKind, Db, Executor, RowUpdate } from '../../db/database
 import { safeEqual } from '../../security/compare.js';
 import { randomHex, sha256Hex } from '../../security/random.js';
 import type { AuditService } from '../audit/audit.service.js';
-import { auditOrigin, type Actor } from '../rbac/actor.js';
+import { auditOrigin, COMMAND_LINE_ORIGIN, type Actor } from '../rbac/actor.js';
 import { displayName } from '../../core/fields.js';
 import { orderOf } from '../../core/listing.js';
 import * as repo from './applications.repo.js';
@@ -257,6 +257,21 @@ export function createApplicationService({ db, clock, audit, changes }: Deps) {
     return { results: rows.map(toApplication), count, page };
   }
 
+  /**
+   * The application an operator names on the command line: by its access key, or by its name when no other application
+   * bears it (names are not unique).
+   */
+  async function findByKeyOrName(ref: string) {
+    const rows = await repo.findApplicationsByKeyOrName(db, ref);
+    const byKey = rows.find((r) => r.access_key === ref);
+    if (byKey) return toApplication(byKey);
+    if (rows.length === 0) throw new AppError('NOT_FOUND', { message: `No application has the access key or the name "${ref}"` });
+    if (rows.length > 1) {
+      throw AppError.validation({ non_field_errors: [`Several applications are named "${ref}": name the one meant by its access key.`] });
+    }
+    return toApplication(rows[0]!);
+  }
+
   async function get(id: number) {
     const row = await repo.findApplicationById(db, id);
     if (!row) throw new AppError('NOT_FOUND');
@@ -324,8 +339,9 @@ export function createApplicationService({ db, clock, audit, changes }: Deps) {
   /**
    * POST applications/<id>/regenerate/: a new key and secret (a public application: a new key) replace the old ones in
    * one statement, and every instance's authentication cache is dropped so the old key fails from the next request on.
+   * `actor` null: `gatehouse app regenerate`, by an operator on the server (the audit event has no actor).
    */
-  async function regenerate(actor: Actor, id: number, confirmation: string | undefined) {
+  async function regenerate(actor: Actor | null, id: number, confirmation: string | undefined) {
     if (confirmation !== REGENERATE_PHRASE) {
       throw new AppError('CONFIRMATION_REQUIRED', { message: `Send {"confirmation": "${REGENERATE_PHRASE}"} to replace the credentials` });
     }
@@ -336,8 +352,8 @@ export function createApplicationService({ db, clock, audit, changes }: Deps) {
       const { secret_hash, ...credentials } = credentialsFor(current.kind);
       const updated = await repo.updateApplication(trx, id, { access_key: credentials.access_key, secret_hash, updated_at: clock.now() });
       if (!updated) throw new AppError('NOT_FOUND');
-      await audit.record({ event_type: 'application_credentials_regenerated', severity: 'warning', ...auditOrigin(actor),
-        details: { target_application_id: id } }, trx);
+      await audit.record({ event_type: 'application_credentials_regenerated', severity: 'warning',
+        ...(actor ? auditOrigin(actor) : COMMAND_LINE_ORIGIN), details: { target_application_id: id } }, trx);
       return { updated, credentials };
     });
     await invalidate();
@@ -347,7 +363,7 @@ export function createApplicationService({ db, clock, audit, changes }: Deps) {
   return {
     create, authenticate, authenticateCached, authenticatePublic, authenticatePublicCached, byAccessKey, byId, isAllowedOrigin,
     ensureDefault, invalidate, count: () => repo.countApplications(db),
-    list, get, register, update, remove, regenerate,
+    list, findByKeyOrName, get, register, update, remove, regenerate,
   };
 }
 

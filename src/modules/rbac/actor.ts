@@ -35,3 +35,6 @@ export const auditOrigin = (actor: { id: number; meta: ActorMeta }) => ({
   user_agent: actor.meta.userAgent,
   request_id: actor.meta.requestId,
 });
+
+/** The audit fields of a change made with the `gatehouse` command on the server: no account, no request. */
+export const COMMAND_LINE_ORIGIN = { actor_id: null, application_id: null, ip_address: null, user_agent: null, request_id: null } as const;
