@@ -84,12 +84,12 @@ describe('PGlite data directory lock', () => {
       const created = await runCli(['user', 'create', '--email', 'second@example.com', '--generate-password', '--json'], { env });
       assert.equal(created.code, 0, created.stderr);
       assert.equal((JSON.parse(created.stdout) as { email: string }).email, 'second@example.com');
-      const piped = await runCli(['user', 'create', '--email', 'third@example.com', '--password-stdin'], { env, input: 'Third-Password-Strong-3\n' });
+      const piped = await runCli(['user', 'create', '--email', 'third@example.com', '--password-stdin'], { env, input: 'Quiet-Lantern-Strong-3\n' });
       assert.equal(piped.code, 0, piped.stderr);
       const signIn = await fetch(`${server!.apiUrl}login/email/`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-access-key': earlier.access_key, 'x-access-secret': earlier.access_secret },
-        body: JSON.stringify({ email: 'third@example.com', password: 'Third-Password-Strong-3' }),
+        body: JSON.stringify({ email: 'third@example.com', password: 'Quiet-Lantern-Strong-3' }),
       });
       assert.equal(signIn.status, 200, await signIn.text());
       const apps = await runCli(['app', 'list', '--json'], { env });
