@@ -317,6 +317,14 @@ describe('loadConfig: invariants', () => {
     assertConfigError(() => load({ SVC_APPLICATION_AUTH_ENABLED: 'false' }), 'SVC_APPLICATION_AUTH_ENABLED');
   });
 
+  it('warns when an explicit SVC_JWT_ISSUER of an asymmetric algorithm is not a URL (no discovery document then)', () => {
+    const issuerWarnings = (env: Env) => loadConfig({ SVC_DEBUG: 'true', SVC_JWT_ALGORITHM: 'EdDSA', ...env }).warnings
+      .filter((w) => w.includes('SVC_JWT_ISSUER'));
+    assert.equal(issuerWarnings({ SVC_JWT_ISSUER: 'gatehouse' }).length, 1);
+    assert.deepEqual(issuerWarnings({ SVC_JWT_ISSUER: 'https://auth.example.com' }), []);
+    assert.deepEqual(issuerWarnings({}), []);
+  });
+
   it('in debug, allows SVC_APPLICATION_AUTH_ENABLED=false with a warning', () => {
     const { config, warnings } = loadConfig({ SVC_DEBUG: 'true', SVC_APPLICATION_AUTH_ENABLED: 'false' });
     assert.equal(config.APPLICATION_AUTH_ENABLED, false);

@@ -210,5 +210,9 @@ function checkSigning(values: Record<string, unknown>, sources: Record<SettingKe
   if (sources.JWT_ISSUER !== 'env') {
     values.JWT_ISSUER = publicUrlOf(values as unknown as Config);
     sources.JWT_ISSUER = 'derived';
+  } else if (!/^https?:\/\//i.test(values.JWT_ISSUER as string)) {
+    // Tokens still carry it; the discovery document is what cannot name it (docs/resource-servers.md "Discovery").
+    warnings.push(`SVC_JWT_ISSUER is not a URL: /.well-known/openid-configuration answers 404 until it is (or is unset, `
+      + 'to use SVC_PUBLIC_URL)');
   }
 }
