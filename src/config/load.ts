@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import { ConfigError } from './errors.js';
 import { PRESETS } from './presets.js';
 import { privateKeyProblem } from '../security/signing-keys.js';
-import { SETTINGS, envName, publicUrlOf, type Config, type PresetName, type SettingDef, type SettingKey } from './settings.js';
+import { SETTINGS, envName, publicHostOf, publicUrlOf, rpIdForHost, type Config, type PresetName, type SettingDef, type SettingKey } from './settings.js';
 import { parseSocialProviders } from './social-providers.js';
 
 export { ConfigError } from './errors.js';
@@ -143,6 +144,7 @@ function checkInvariants(values: Record<string, unknown>, sources: Record<Settin
     }
   }
   checkSigning(values, sources, warnings);
+  derivePasskeyRelyingParty(values, sources, warnings);
   if ((values.PASSWORD_MIN_LENGTH as number) > (values.PASSWORD_MAX_LENGTH as number)) {
     throw new ConfigError('Invalid settings: SVC_PASSWORD_MIN_LENGTH is greater than SVC_PASSWORD_MAX_LENGTH');
   }
@@ -171,6 +173,22 @@ function checkInvariants(values: Record<string, unknown>, sources: Record<Settin
     warnings.push(`Unusually short lifetimes (below ${SHORT_LIFETIME} seconds), meant for testing clients: ${short.join(', ')}`);
   }
   return warnings;
+}
+
+/**
+ * The passkeys' relying-party id defaults to the host of SVC_PUBLIC_URL, the address every printed link uses
+ * (docs/passkeys.md "Settings"). WebAuthn accepts only a domain as an RP ID, never an IP address: for an IP host
+ * (`http://127.0.0.1:<port>` by default) it is `localhost`, the name the same loopback server answers to.
+ */
+function derivePasskeyRelyingParty(values: Record<string, unknown>, sources: Record<SettingKey, Source>, warnings: string[]): void {
+  if (sources.WEBAUTHN_RP_ID === 'env') return;
+  const host = publicHostOf(values as unknown as Config);
+  values.WEBAUTHN_RP_ID = rpIdForHost(host);
+  sources.WEBAUTHN_RP_ID = 'derived';
+  if (values.WEBAUTHN_ENABLED && isIP(host) !== 0) {
+    warnings.push(`Passkeys need a domain name, and SVC_PUBLIC_URL's host ${host} is an IP address: the relying-party id is `
+      + '`localhost` (open the service at http://localhost, not the IP address); set SVC_PUBLIC_URL to a domain, or SVC_WEBAUTHN_RP_ID');
+  }
 }
 
 /**
