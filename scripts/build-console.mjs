@@ -11,7 +11,8 @@ const root = new URL('..', import.meta.url).pathname;
 const consoleDir = join(root, 'console');
 const dist = join(consoleDir, 'dist');
 
-function walk(dir, out = []) {
+/** Every file under `dir`, in a stable order. */
+export function walk(dir, out = []) {
   for (const name of readdirSync(dir).sort()) {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) walk(path, out);

@@ -141,7 +141,8 @@ export async function buildContainer(opts: ContainerOptions) {
     : undefined;
   const login = createLoginService({ db, clock, config, audit, lockout, sessions, rbac,
     verifyPassword: users.verifyPassword, verifySecondFactor: twofactor.verifyLoginCode, onSignIn: acceptInvitations, events });
-  const registration = createRegistrationService({ db, users, sessions, login, audit });
+  const otp = createOtpService({ db, clock, config, outbox, codeKey: deriveKey(secretKey, 'otp'), onEmailVerified: acceptInvitations });
+  const registration = createRegistrationService({ db, users, sessions, login, audit, otp });
   const reauth = createReauthService({ db, clock, config, audit, lockout, verifyPassword: users.verifyPassword,
     verifySecondFactor: twofactor.verifyLoginCode });
   const auth = createLogoutService({ db, sessions, audit });
@@ -178,7 +179,6 @@ export async function buildContainer(opts: ContainerOptions) {
   const passkeyRegistration = createPasskeyRegistrationService({ db, clock, config, audit, notices });
   const passkeyAuthentication = createPasskeyAuthenticationService({ db, clock, config, audit, login });
   const passkeyCredentials = createPasskeyCredentialService({ db, audit });
-  const otp = createOtpService({ db, clock, config, outbox, codeKey: deriveKey(secretKey, 'otp'), onEmailVerified: acceptInvitations });
   // The first passwordless proof of an address removes a password set on the account before it.
   const identifierProof = createIdentifierProof({ clock, sessions, passwords, audit, outbox, events });
   const otpLogin = createOtpLoginService({ db, clock, config, users, otp, login, lockout, audit, proof: identifierProof,

@@ -91,7 +91,8 @@ describe('loadConfig: preset × override matrix', () => {
       it('settings the preset does not set keep their defaults', () => {
         const { config, sources } = load({ SVC_SHORTCUT_SECURE_MODE: preset });
         for (const key of Object.keys(SETTINGS) as SettingKey[]) {
-          if (key in presetValues || key === 'SHORTCUT_SECURE_MODE' || key === 'JWT_SECRET_KEY') continue;
+          // The relying-party id is derived from SVC_PUBLIC_URL (tested below).
+          if (key in presetValues || key === 'SHORTCUT_SECURE_MODE' || key === 'JWT_SECRET_KEY' || key === 'WEBAUTHN_RP_ID') continue;
           assert.deepEqual(config[key], SETTINGS[key].default, key);
           assert.equal(sources[key], 'default', key);
         }
@@ -315,6 +316,26 @@ describe('loadConfig: invariants', () => {
 
   it('outside debug, refuses SVC_APPLICATION_AUTH_ENABLED=false', () => {
     assertConfigError(() => load({ SVC_APPLICATION_AUTH_ENABLED: 'false' }), 'SVC_APPLICATION_AUTH_ENABLED');
+  });
+
+  it('derives the passkeys\' relying-party id from the host of SVC_PUBLIC_URL; an explicit one wins; an IP host is localhost', () => {
+    const rp = (env: Env) => load(env).config.WEBAUTHN_RP_ID;
+    assert.equal(rp({ SVC_PUBLIC_URL: 'https://Auth.Example.com/gate' }), 'auth.example.com');
+    assert.equal(rp({ SVC_PUBLIC_URL: 'https://auth.example.com', SVC_WEBAUTHN_RP_ID: 'example.com' }), 'example.com');
+    assert.equal(rp({}), 'localhost', 'the default http://127.0.0.1:<port>: WebAuthn takes no IP address');
+    assert.equal(rp({ SVC_PUBLIC_URL: 'http://[::1]:8000' }), 'localhost');
+    const ipWarnings = (env: Env) => load({ SVC_WEBAUTHN_ENABLED: 'true', ...env }).warnings.filter((w) => w.includes('Passkeys need'));
+    assert.equal(ipWarnings({}).length, 1);
+    assert.deepEqual(ipWarnings({ SVC_PUBLIC_URL: 'https://auth.example.com' }), []);
+    assert.deepEqual(ipWarnings({ SVC_WEBAUTHN_RP_ID: 'localhost' }), []);
+  });
+
+  it('warns when an explicit SVC_JWT_ISSUER of an asymmetric algorithm is not a URL (no discovery document then)', () => {
+    const issuerWarnings = (env: Env) => loadConfig({ SVC_DEBUG: 'true', SVC_JWT_ALGORITHM: 'EdDSA', ...env }).warnings
+      .filter((w) => w.includes('SVC_JWT_ISSUER'));
+    assert.equal(issuerWarnings({ SVC_JWT_ISSUER: 'gatehouse' }).length, 1);
+    assert.deepEqual(issuerWarnings({ SVC_JWT_ISSUER: 'https://auth.example.com' }), []);
+    assert.deepEqual(issuerWarnings({}), []);
   });
 
   it('in debug, allows SVC_APPLICATION_AUTH_ENABLED=false with a warning', () => {

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import { ConfigError } from './errors.js';
 import { PRESETS } from './presets.js';
 import { privateKeyProblem } from '../security/signing-keys.js';
-import { SETTINGS, envName, publicUrlOf, type Config, type PresetName, type SettingDef, type SettingKey } from './settings.js';
+import { SETTINGS, envName, publicHostOf, publicUrlOf, rpIdForHost, type Config, type PresetName, type SettingDef, type SettingKey } from './settings.js';
 import { parseSocialProviders } from './social-providers.js';
 
 export { ConfigError } from './errors.js';
@@ -154,6 +155,7 @@ function checkInvariants(values: Record<string, unknown>, sources: Record<Settin
     }
   }
   checkSigning(values, sources, warnings);
+  derivePasskeyRelyingParty(values, sources, warnings);
   if ((values.PASSWORD_MIN_LENGTH as number) > (values.PASSWORD_MAX_LENGTH as number)) {
     throw new ConfigError('Invalid settings: SVC_PASSWORD_MIN_LENGTH is greater than SVC_PASSWORD_MAX_LENGTH');
   }
@@ -182,6 +184,22 @@ function checkInvariants(values: Record<string, unknown>, sources: Record<Settin
     warnings.push(`Unusually short lifetimes (below ${SHORT_LIFETIME} seconds), meant for testing clients: ${short.join(', ')}`);
   }
   return warnings;
+}
+
+/**
+ * The passkeys' relying-party id defaults to the host of SVC_PUBLIC_URL, the address every printed link uses
+ * (docs/passkeys.md "Settings"). WebAuthn accepts only a domain as an RP ID, never an IP address: for an IP host
+ * (`http://127.0.0.1:<port>` by default) it is `localhost`, the name the same loopback server answers to.
+ */
+function derivePasskeyRelyingParty(values: Record<string, unknown>, sources: Record<SettingKey, Source>, warnings: string[]): void {
+  if (sources.WEBAUTHN_RP_ID === 'env') return;
+  const host = publicHostOf(values as unknown as Config);
+  values.WEBAUTHN_RP_ID = rpIdForHost(host);
+  sources.WEBAUTHN_RP_ID = 'derived';
+  if (values.WEBAUTHN_ENABLED && isIP(host) !== 0) {
+    warnings.push(`Passkeys need a domain name, and SVC_PUBLIC_URL's host ${host} is an IP address: the relying-party id is `
+      + '`localhost` (open the service at http://localhost, not the IP address); set SVC_PUBLIC_URL to a domain, or SVC_WEBAUTHN_RP_ID');
+  }
 }
 
 /**
@@ -221,5 +239,9 @@ function checkSigning(values: Record<string, unknown>, sources: Record<SettingKe
   if (sources.JWT_ISSUER !== 'env') {
     values.JWT_ISSUER = publicUrlOf(values as unknown as Config);
     sources.JWT_ISSUER = 'derived';
+  } else if (!/^https?:\/\//i.test(values.JWT_ISSUER as string)) {
+    // Tokens still carry it; the discovery document is what cannot name it (docs/resource-servers.md "Discovery").
+    warnings.push(`SVC_JWT_ISSUER is not a URL: /.well-known/openid-configuration answers 404 until it is (or is unset, `
+      + 'to use SVC_PUBLIC_URL)');
   }
 }

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 /**
  * The one settings table. Each entry is read from `SVC_<KEY>` (plus any alias), parsed strictly,
  * and resolved as default ← preset ← explicit environment. The README table is generated from it
@@ -137,9 +138,12 @@ export const SETTINGS = {
   TOTP_ISSUER: str('Gatehouse', 'Issuer shown in authenticator apps.'),
   // Optional features
   WEBAUTHN_ENABLED: bool(false, 'Passkey endpoints.'),
-  WEBAUTHN_RP_ID: str('localhost', 'WebAuthn relying-party id (a domain).'),
+  WEBAUTHN_RP_ID: str('localhost', 'WebAuthn relying-party id (a domain). Passkeys are bound to it: changing it orphans them.',
+    { defaultLabel: 'the host of SVC_PUBLIC_URL (`localhost` when that host is an IP address)' }),
   WEBAUTHN_RP_NAME: str('Gatehouse', 'WebAuthn relying-party name.'),
-  WEBAUTHN_ORIGINS: list([], 'Origins a passkey ceremony may come from (comma list). Unset: `https://<rp id>` and the calling application\'s `allowed_origins` on the RP ID or under it.'),
+  WEBAUTHN_ORIGINS: list([], 'Origins a passkey ceremony may come from (comma list). Unset: the origin of SVC_PUBLIC_URL '
+    + '(with `localhost` for an IP host), `https://<rp id>`, and the calling application\'s `allowed_origins`, each when its host '
+    + 'is the RP ID or under it.'),
   SOCIAL_PROVIDERS: secret('Social-login providers, a JSON object keyed by name (`google`, `microsoft`, `github`, `facebook` or any OpenID provider with an `issuer`): `{"google": {"client_id": "…", "client_secret": "…"}}`; see docs/social-login.md.'),
   SOCIAL_CALLBACK_TOKENS_IN_FRAGMENT: bool(false, 'The browser social-login flow returns the tokens in the redirect URI\'s fragment instead of its query.'),
   ORGANIZATIONS_ENABLED: bool(false, 'Organization endpoints.'),
@@ -187,3 +191,10 @@ export const envName = (key: SettingKey): string => `SVC_${key}`;
 /** `SVC_PUBLIC_URL` without its trailing slash, or `http://127.0.0.1:<port>` when unset (DECISIONS.md "Applications"). */
 export const publicUrlOf = (config: Pick<Config, 'PUBLIC_URL' | 'PORT'>): string =>
   (config.PUBLIC_URL ?? `http://127.0.0.1:${config.PORT}`).replace(/\/+$/, '');
+
+/** The host name of `publicUrlOf`, lower-case, an IPv6 address without its brackets. */
+export const publicHostOf = (config: Pick<Config, 'PUBLIC_URL' | 'PORT'>): string =>
+  new URL(publicUrlOf(config)).hostname.toLowerCase().replace(/^\[(.*)\]$/, '$1');
+
+/** A WebAuthn relying-party id must be a domain (WebAuthn §5.1.3): an IP host stands for the loopback name `localhost`. */
+export const rpIdForHost = (host: string): string => (isIP(host) !== 0 ? 'localhost' : host);

@@ -9,5 +9,5 @@ export const agentHeartbeatsJob: Job = async ({ services }, log) => {
   const r = await services.agentUsage.sweep();
   if (r.suspended) log(`${r.suspended} agent tokens suspended for a missing heartbeat`);
   if (r.expired) log(`${r.expired} agent tokens expired`);
-  return { summary: `${r.suspended} suspended (heartbeat missing), ${r.expired} expired` };
+  return { idle: r.suspended + r.expired === 0, summary: `${r.suspended} suspended (heartbeat missing), ${r.expired} expired` };
 };

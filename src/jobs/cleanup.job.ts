@@ -35,5 +35,5 @@ export const cleanupJob: Job = async ({ db, clock }, log) => {
   const sends = await db.deleteFrom('invitation_sends').where('sent_at', '<', addSeconds(now, -DAY)).executeTakeFirst();
   log(`${Number(sends.numDeletedRows)} invitation sends older than a day removed`);
   const total = [blacklist, sessions, attempts, lockouts, codes, links, states, handOvers, challenges, counters, sends].reduce((n, r) => n + Number(r.numDeletedRows), 0);
-  return { summary: `${total} rows removed` };
+  return { idle: total === 0, summary: `${total} rows removed` };
 };

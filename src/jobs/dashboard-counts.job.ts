@@ -6,5 +6,5 @@ import type { Job } from './registry.js';
  */
 export const dashboardCountsJob: Job = async ({ services }) => {
   const last = await services.dashboard.closeSettledHours();
-  return { summary: last ? `hours counted up to ${last.toISOString()}` : 'nothing to count yet' };
+  return { idle: !last, summary: last ? `hours counted up to ${last.toISOString()}` : 'nothing to count yet' };
 };

@@ -8,5 +8,6 @@ import type { Job } from './registry.js';
 export const expiredDeletionsJob: Job = async ({ services }, log) => {
   const r = await services.deletionCompletion.processExpired();
   for (const d of r.details) if (d.status === 'failed') log(`deletion request ${d.request_id} failed: ${d.error}`);
-  return { summary: `${r.processed_count} completed, ${r.failed_count} failed, ${r.skipped_count} skipped` };
+  return { idle: r.processed_count + r.failed_count + r.skipped_count === 0, warning: r.failed_count > 0,
+    summary: `${r.processed_count} completed, ${r.failed_count} failed, ${r.skipped_count} skipped` };
 };

@@ -4,6 +4,7 @@ import type { Job } from './registry.js';
 export const outboxJob: Job = async ({ services }, log) => {
   const r = await services.outbox.flush();
   if (r.retried || r.failed) log(`${r.retried} to retry later, ${r.failed} given up`);
-  return { summary: `${r.sent} sent, ${r.expired} dropped as expired, ${r.dropped} with no account to send to, ${r.retried} to retry, `
+  return { idle: r.sent + r.expired + r.dropped + r.retried + r.failed === 0, warning: r.retried + r.failed > 0,
+    summary: `${r.sent} sent, ${r.expired} dropped as expired, ${r.dropped} with no account to send to, ${r.retried} to retry, `
     + `${r.failed} given up` };
 };

@@ -1,5 +1,5 @@
 import type { Container } from '../container.js';
-import { JOBS } from './registry.js';
+import { JOBS, type JobResult } from './registry.js';
 
 /**
  * Runs every registered job on its interval inside the server process, unless `SVC_JOBS_ENABLED` is off. Each run is
@@ -7,7 +7,20 @@ import { JOBS } from './registry.js';
  * job never do one piece of work twice. Each run is counted for `/metrics`. Returns a stop function: no run starts after
  * it, and it resolves once the runs under way have ended, so none is left querying a database about to close.
  */
-export function startScheduler(container: Container, log: { info(o: object, m: string): void; error(o: object, m: string): void }) {
+export interface SchedulerLog {
+  debug(o: object, m: string): void;
+  info(o: object, m: string): void;
+  warn(o: object, m: string): void;
+  error(o: object, m: string): void;
+}
+
+/**
+ * A run that did nothing is logged at debug level: two idle lines every five seconds would bury what the console email
+ * backend prints (the codes a developer is waiting for). A run that did work is info, one with trouble a warning.
+ */
+const levelOf = (r: JobResult): 'debug' | 'info' | 'warn' => (r.warning ? 'warn' : r.idle ? 'debug' : 'info');
+
+export function startScheduler(container: Container, log: SchedulerLog) {
   if (!container.config.JOBS_ENABLED) return async () => undefined;
   const { stats, clock } = container;
   const runs = new Set<Promise<void>>();
@@ -19,7 +32,7 @@ export function startScheduler(container: Container, log: { info(o: object, m: s
       const run: Promise<void> = job.run(container, () => undefined)
         .then((r) => {
           stats.recordJob(name, true, clock.now());
-          log.info({ job: name }, r.summary);
+          log[levelOf(r)]({ job: name }, r.summary);
         })
         .catch((err: Error) => {
           stats.recordJob(name, false, clock.now());

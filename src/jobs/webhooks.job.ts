@@ -9,5 +9,6 @@ export const webhooksJob: Job = async ({ services }, log) => {
   if (r.retried || r.failed) log(`${r.retried} to retry later, ${r.failed} given up`);
   const pruned = await services.webhookDelivery.prune();
   const removed = pruned ? `, ${pruned} old deliveries removed` : '';
-  return { summary: `${r.delivered} delivered, ${r.retried} to retry, ${r.failed} given up${removed}` };
+  return { idle: r.delivered + r.retried + r.failed + pruned === 0, warning: r.retried + r.failed > 0,
+    summary: `${r.delivered} delivered, ${r.retried} to retry, ${r.failed} given up${removed}` };
 };

@@ -69,7 +69,7 @@ describe('the console at /console/ (SVC_CONSOLE_ENABLED on)', () => {
     try {
       const res = await t.app.inject({ method: 'GET', url: '/console/config.json' });
       assert.equal(res.statusCode, 404);
-      assert.equal(res.json().code, 'FEATURE_DISABLED');
+      assert.deepEqual([res.json().code, res.json().details], ['FEATURE_DISABLED', { setting: null, reason: 'console_application_inactive' }]);
     } finally {
       await t.container.db.updateTable('applications').set({ is_active: true }).where('builtin', '=', 'console').execute();
     }
@@ -81,10 +81,11 @@ describe('the console with SVC_CONSOLE_ENABLED off', () => {
   before(async () => { t = await createTestApp({ env: { SVC_CONSOLE_ENABLED: 'false' } }); });
   after(async () => { await t.close(); });
 
-  it('is not served: 404', async () => {
-    for (const url of ['/console/', '/console/config.json']) {
+  it('is not served: 404 FEATURE_DISABLED naming SVC_CONSOLE_ENABLED', async () => {
+    for (const url of ['/console/', '/console/config.json', '/console/assets/index.js']) {
       const res = await t.app.inject({ method: 'GET', url });
       assert.equal(res.statusCode, 404, url);
+      assert.deepEqual(res.json(), { error: 'This feature is not enabled', code: 'FEATURE_DISABLED', details: { setting: 'SVC_CONSOLE_ENABLED' } });
     }
   });
 });

@@ -4,6 +4,7 @@ import { AppError } from '../../core/errors.js';
 import type { AgentAuthService } from '../../modules/agents/agent-auth.service.js';
 import type { AgentContext } from '../../modules/agents/agent-context.js';
 import type { OrgContext } from '../../modules/organizations/org-context.js';
+import { missingPermissions } from '../../modules/rbac/permission-set.js';
 
 /** User guards made with `{ agents: true }`: the routes they sit on accept `AgentBearer` (DECISIONS.md "Agents"). */
 const agentGuards = new WeakSet<object>();
@@ -35,7 +36,7 @@ export async function checkAgentPermission(agents: AgentAuthService, config: Con
   opts: AgentRuleOptions = {}): Promise<void> {
   agent.permission = code;
   const held = agent.userCanAct && agent.organizationId === null && agent.granted.has(code) && agent.userPermissions.has(code);
-  if (!held) await agents.deny(agent, 'AGENT_PERMISSION_DENIED');
+  if (!held) await agents.deny(agent, 'AGENT_PERMISSION_DENIED', missingDetails(agent, [code]));
   grant(config, agent, code, opts);
 }
 
@@ -50,9 +51,17 @@ export async function checkAgentOrganization(agents: AgentAuthService, config: C
   const inScope = org !== undefined && agent.organizationId !== null && (org.id === agent.organizationId
     || (config.ORG_ROLE_INHERITANCE && org.ancestor_ids.includes(agent.organizationId)));
   const held = context !== null && (permission === undefined || (agent.granted.has(permission) && context.permissions.has(permission)));
-  if (!agent.userCanAct || !inScope || !held) await agents.deny(agent, 'AGENT_PERMISSION_DENIED');
+  if (!agent.userCanAct || !inScope || !held) {
+    await agents.deny(agent, 'AGENT_PERMISSION_DENIED', inScope && permission !== undefined ? missingDetails(agent, [permission]) : undefined);
+  }
   grant(config, agent, permission ?? null, opts);
 }
+
+/**
+ * What an agent's refusal names (docs/agents.md): the permission the call needed, as PERMISSION_DENIED names it, when
+ * that is what fell short; nothing when the delegating user cannot act at all.
+ */
+const missingDetails = (agent: AgentContext, codes: string[]) => (agent.userCanAct ? missingPermissions(codes) : undefined);
 
 /** Allowed: the call runs now, or (approval needed) the approval hook answers 202 or replays an approved action. */
 function grant(config: Config, agent: AgentContext, permission: string | null, opts: AgentRuleOptions) {

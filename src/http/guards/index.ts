@@ -11,7 +11,7 @@ import { createPermissionGuard } from './permission.js';
 import { createRecentAuthGuard } from './reauth.js';
 import { createUserGuard } from './user.js';
 
-export type { FeatureSwitch } from './feature.js';
+export { featureDisabled, type FeatureSwitch } from './feature.js';
 export { orgOf, requestedSlug } from './org.js';
 export { resolveOrgContext } from '../../modules/organizations/org-context.js';
 export { heldPermissions } from './permission.js';

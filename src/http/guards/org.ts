@@ -3,6 +3,7 @@ import { AppError } from '../../core/errors.js';
 import { resolveOrgContext, type OrgContext, type OrgContextResolver } from '../../modules/organizations/org-context.js';
 import type { Config } from '../../config/settings.js';
 import type { AgentAuthService } from '../../modules/agents/agent-auth.service.js';
+import { missingPermissions } from '../../modules/rbac/permission-set.js';
 import { checkAgentOrganization, type AgentRuleOptions } from './agent.js';
 import { authOf } from './user.js';
 
@@ -35,7 +36,9 @@ export const createOrgGuard = (resolver: OrgContextResolver, agents: AgentAuthSe
       return;
     }
     const context = await resolveOrgContext(resolver, slug, authOf(req).user.id, { detail: opts.detail ?? false });
-    if (permission && !context.permissions.has(permission)) throw new AppError(opts.deniedCode ?? 'INSUFFICIENT_PERMISSIONS');
+    if (permission && !context.permissions.has(permission)) {
+      throw new AppError(opts.deniedCode ?? 'INSUFFICIENT_PERMISSIONS', { details: missingPermissions([permission]) });
+    }
     req.org = context;
   };
 

@@ -3,7 +3,7 @@ import { AppError } from '../../core/errors.js';
 import { pageRequest } from '../../core/pagination.js';
 import type { Db, Executor, RowUpdate } from '../../db/database.js';
 import type { AuditService } from '../audit/audit.service.js';
-import { auditOrigin, refusalFor, type Actor } from '../rbac/actor.js';
+import { auditOrigin, ownAccountRefusal, refusalFor, type Actor } from '../rbac/actor.js';
 import { dateRange, orderOf } from '../../core/listing.js';
 import type { RbacService } from '../rbac/rbac.service.js';
 import type { SessionService } from '../sessions/sessions.service.js';
@@ -53,7 +53,7 @@ export function createAdminUserService({ db, clock, audit, rbac, sessions, event
   async function loadForChange(trx: Executor, actor: Actor, id: number, opts: { selfAllowed: boolean }) {
     const user = await load(trx, id);
     if (user.is_superuser && !actor.is_superuser) throw refusalFor(actor);
-    if (!opts.selfAllowed && user.id === actor.id) throw new AppError('PERMISSION_DENIED');
+    if (!opts.selfAllowed && user.id === actor.id) throw ownAccountRefusal();
     return user;
   }
 
@@ -75,7 +75,7 @@ export function createAdminUserService({ db, clock, audit, rbac, sessions, event
       const fields = Object.keys(changes);
       const privileged = PRIVILEGE_FLAGS.some((f) => f in changes);
       if (privileged && !actor.is_superuser) throw refusalFor(actor);
-      if (user.id === actor.id && (privileged || 'is_active' in changes)) throw new AppError('PERMISSION_DENIED');
+      if (user.id === actor.id && (privileged || 'is_active' in changes)) throw ownAccountRefusal();
       if (fields.length === 0) return { message: 'Nothing to update', updated_fields: [], user: await present(trx, id) };
 
       const now = clock.now();

@@ -5,7 +5,7 @@ import { dateOrNull } from '../../db/json-row.js';
 import { sha256Hex } from '../../security/random.js';
 import type { AuditService } from '../audit/audit.service.js';
 import type { WebhookEvents } from '../webhooks/webhook-events.service.js';
-import { ALL_PERMISSIONS, permissionSet } from '../rbac/permission-set.js';
+import { ALL_PERMISSIONS, permissionSet, type MissingPermissions } from '../rbac/permission-set.js';
 import type { AuthUser } from '../sessions/bearer.service.js';
 import { PUBLIC_USER_COLUMNS } from '../users/user-columns.js';
 import { AGENT_TOKEN_PATTERN, type AgentContext } from './agent-context.js';
@@ -79,9 +79,10 @@ export function createAgentAuthService({ db, counters, clock, audit, events }: D
   }
 
   /** Refuses the request for `code`, counting the denial (the anomaly breaker suspends at its threshold). */
-  async function deny(agent: AgentContext, code: Extract<ErrorCode, 'AGENT_NOT_ALLOWED' | 'AGENT_PERMISSION_DENIED'>): Promise<never> {
+  async function deny(agent: AgentContext, code: Extract<ErrorCode, 'AGENT_NOT_ALLOWED' | 'AGENT_PERMISSION_DENIED'>,
+    details?: MissingPermissions): Promise<never> {
     await recordDenied(agent);
-    throw new AppError(code);
+    throw new AppError(code, details === undefined ? {} : { details });
   }
 
   /**

@@ -9,7 +9,7 @@ import type { SecurityNoticeService } from '../users/security-notices.service.js
 import type { WebhookEvents } from '../webhooks/webhook-events.service.js';
 import { resolveOrgContext, type OrgContextResolver } from '../organizations/org-context.js';
 import { auditOrigin, type ActorMeta } from '../rbac/actor.js';
-import { missingFrom, type PermissionSource } from '../rbac/permission-set.js';
+import { assertHoldsAll, type PermissionSource } from '../rbac/permission-set.js';
 import type { SessionService } from '../sessions/sessions.service.js';
 import { AGENT_TOKEN_PREFIX } from './agent-context.js';
 import {
@@ -76,7 +76,7 @@ export function createAgentTokenService({ db, clock, config, audit, rbac, orgs, 
   /** The organization a token is bound to, and what the user holds there; or the user's global permissions. */
   async function scopeOf(owner: TokenOwner, slug: string | undefined) {
     if (slug === undefined) return { organizationId: null, held: await rbac.permissionsOf(owner) };
-    if (!config.ORGANIZATIONS_ENABLED) throw AppError.validation({ organization: ['Organizations are not enabled.'] });
+    if (!config.ORGANIZATIONS_ENABLED) throw AppError.validation({ organization: ['Organizations are not enabled (SVC_ORGANIZATIONS_ENABLED is off).'] });
     const context = await resolveOrgContext(orgs, slug.trim().toLowerCase(), owner.id);
     return { organizationId: context.organization.id, held: { all: false, has: (c: string) => context.permissions.has(c) } };
   }
@@ -90,7 +90,7 @@ export function createAgentTokenService({ db, clock, config, audit, rbac, orgs, 
     const scope = await scopeOf(owner, input.organization);
     const unknown = await repo.unknownCodes(db, permissions, scope.organizationId !== null);
     if (unknown.length > 0) throw new AppError('PERMISSIONS_NOT_FOUND', { details: { permissions: unknown } });
-    if (missingFrom(scope.held, permissions).length > 0) throw new AppError('PERMISSION_DENIED');
+    assertHoldsAll(scope.held, permissions);
     const limits = breakerLimits(input.circuit_breaker);
     const secret = newOpaqueToken(32);
     const raw = `${AGENT_TOKEN_PREFIX}${secret.raw}`;

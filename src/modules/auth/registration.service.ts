@@ -1,12 +1,13 @@
 import { AppError, isAppError, type FieldErrors } from '../../core/errors.js';
 import type { Db } from '../../db/database.js';
 import type { AuditService } from '../audit/audit.service.js';
+import type { OtpService } from '../otp/otp.service.js';
 import type { SessionService } from '../sessions/sessions.service.js';
 import { phoneFromParts } from '../users/contact.js';
 import type { UserService } from '../users/users.service.js';
 import type { LoginMeta, LoginService } from './login.service.js';
 
-type Deps = { db: Db; users: UserService; sessions: SessionService; login: LoginService; audit: AuditService };
+type Deps = { db: Db; users: UserService; sessions: SessionService; login: LoginService; audit: AuditService; otp: OtpService };
 
 export interface RegisterInput {
   email?: string | undefined;
@@ -27,7 +28,7 @@ function phoneOf(input: RegisterInput, errors: FieldErrors): string | null {
   return parsed.phone ?? null;
 }
 
-export function createRegistrationService({ db, users, sessions, login, audit }: Deps) {
+export function createRegistrationService({ db, users, sessions, login, audit, otp }: Deps) {
   /** POST register/: an account with its default roles; with `login: true` also a session and its tokens. */
   async function register(input: RegisterInput, meta: LoginMeta) {
     const errors: FieldErrors = {};
@@ -52,6 +53,12 @@ export function createRegistrationService({ db, users, sessions, login, audit }:
     await audit.record({ event_type: 'register', user_id: created.id, application_id: meta.applicationId, ip_address: meta.ip,
       user_agent: meta.userAgent });
     const verification_required = { email: Boolean(created.email), phone: Boolean(created.phone) };
+    // The answer says the address needs verifying: its code is on its way, as otp/request/ would send it
+    // (docs/passwords-and-codes.md "Verification codes"). Only a new account gets here: an address already
+    // registered was refused above, before any work beyond the lookup, and receives nothing. A phone's code is
+    // sent on request only: an SMS costs money, and sending one to any number typed into a sign-up form would
+    // invite SMS pumping.
+    if (verification_required.email) await otp.request(created.id, 'email');
     if (!input.login) {
       return { message: 'Registration successful', user: await login.userResponse(created.id), verification_required };
     }

@@ -4,6 +4,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { AppError } from '../../core/errors.js';
+import { featureDisabled } from '../../http/guards/index.js';
 import type { RouteDeps } from '../../http/routes.js';
 import { findConsoleApplication } from './console.repo.js';
 
@@ -39,14 +40,20 @@ const HASHED_ASSET_CACHE = 'public, max-age=31536000, immutable';
  * (a key identifies the calling code; it is no secret) and the origins it is accepted from. The page itself needs no application credentials.
  */
 export default async function consoleRoutes(app: FastifyInstance, { container, apiPrefix }: RouteDeps) {
-  if (!container.config.CONSOLE_ENABLED) return;
-  const built = existsSync(`${CONSOLE_DIST}index.html`);
-  if (!built) app.log.warn('the console is enabled but not built (console/dist is missing): run `npm run build`');
+  const enabled = container.config.CONSOLE_ENABLED;
+  const built = enabled && existsSync(`${CONSOLE_DIST}index.html`);
+  if (enabled && !built) app.log.warn('the console is enabled but not built (console/dist is missing): run `npm run build`');
 
   await app.register(async (scope) => {
     scope.addHook('onRoute', (route) => {
       route.config = { ...(route.config ?? {}), appAuth: false, securityHeaders: false } as typeof route.config;
     });
+    if (!enabled) {
+      // Switched off, it answers as every feature that is off does, naming the setting (docs/console.md).
+      const disabled = async () => { throw featureDisabled('CONSOLE_ENABLED'); };
+      for (const path of ['/console/', '/console/config.json', '/console/*']) scope.get(path, { schema: { hide: true } }, disabled);
+      return;
+    }
     scope.addHook('onRequest', (_req, reply, done) => {
       reply.headers(PAGE_HEADERS);
       done();
@@ -55,14 +62,20 @@ export default async function consoleRoutes(app: FastifyInstance, { container, a
     scope.get('/console/config.json', { schema: { hide: true, response: { 200: ConsoleConfigResponse } } }, async (_req, reply) => {
       const application = await findConsoleApplication(container.db);
       // Seeding creates it; an operator may have deactivated it.
-      if (!application) throw new AppError('FEATURE_DISABLED');
+      if (!application) {
+        throw new AppError('FEATURE_DISABLED', { message: 'The console\'s application is missing or deactivated: run `gatehouse seed`, '
+          + 'or reactivate the application "Gatehouse Console"', details: { setting: null, reason: 'console_application_inactive' } });
+      }
       // The origins let a page opened at another address (localhost for 127.0.0.1) say where the console works.
       return reply.header('cache-control', 'no-store')
         .send({ api_prefix: apiPrefix, access_key: application.access_key, origins: application.allowed_origins });
     });
 
     if (!built) {
-      scope.get('/console/', { schema: { hide: true } }, async () => { throw new AppError('FEATURE_DISABLED'); });
+      scope.get('/console/', { schema: { hide: true } }, async () => {
+        throw new AppError('FEATURE_DISABLED', { message: 'The console is not built: run `npm run build`',
+          details: { setting: null, reason: 'console_not_built' } });
+      });
       return;
     }
     // Only what a build holds: the page, and its hashed assets; `/console` is `/console/` (trailing slashes are optional).

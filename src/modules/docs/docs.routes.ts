@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { AppError } from '../../core/errors.js';
+import { featureDisabled } from '../../http/guards/index.js';
 import type { RouteDeps } from '../../http/routes.js';
 import { REDOC_CSP, REDOC_HTML, REDOC_INIT_JS } from './docs-assets.js';
 
@@ -17,7 +17,7 @@ export default async function docsRoutes(app: FastifyInstance, { container }: Ro
   const open = { schema: { hide: true }, config: { appAuth: false } };
 
   if (!container.config.DOCS_ENABLED) {
-    const disabled = async () => { throw new AppError('FEATURE_DISABLED'); };
+    const disabled = async () => { throw featureDisabled('DOCS_ENABLED'); };
     for (const path of ['/docs/schema/', '/docs/', '/docs/redoc/']) app.get(path, open, disabled);
     return;
   }

@@ -1,6 +1,7 @@
 import { ConfigError } from '../../config/errors.js';
 import { publicUrlOf, type Config } from '../../config/settings.js';
 import type { Clock } from '../../core/clock.js';
+import { AppError } from '../../core/errors.js';
 import { throttled } from '../../core/throttle.js';
 import type { ChangeBus } from '../../db/change-bus.js';
 import type { Db } from '../../db/database.js';
@@ -169,13 +170,51 @@ export function createKeyService(deps: Deps) {
       return found !== undefined && !found.retired;
     },
     jwks: async () => ({ keys: publishedKeys(await current(), clock.now()) }),
-    /** OpenID-style discovery: only what is true of Gatehouse (it issues access tokens, no ID tokens; see docs/resource-servers.md). */
-    discovery: async () => ({
-      issuer,
-      jwks_uri: `${publicUrlOf(config)}/.well-known/jwks.json`,
-      id_token_signing_alg_values_supported: algorithmsInUse(await current(), clock.now()),
-    }),
+    /**
+     * OpenID-style discovery: only what is true of Gatehouse (it issues access tokens, no ID tokens; see
+     * docs/resource-servers.md "Discovery"). With HS256 nothing can be verified by a third party, and an issuer that
+     * is not a URL is no OpenID issuer: there is then no document, and the answer says which setting would make one.
+     */
+    async discovery() {
+      const missing = discoveryUnavailable(config.JWT_ALGORITHM, issuer);
+      if (missing) throw missing;
+      return {
+        issuer,
+        jwks_uri: `${publicUrlOf(config)}/.well-known/jwks.json`,
+        id_token_signing_alg_values_supported: algorithmsInUse(await current(), clock.now()),
+      };
+    },
   };
 }
 
 export type KeyService = ReturnType<typeof createKeyService>;
+
+/** Whether `value` is an `http(s)` URL, as an OpenID issuer must be (OpenID Connect Discovery 1.0 §3). */
+export const isUrlIssuer = (value: string): boolean => {
+  try {
+    return ['http:', 'https:'].includes(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * Why there is no discovery document, as the 404 FEATURE_DISABLED of a feature that is off, naming the setting to change
+ * (docs/configuration.md "Feature switches"); undefined when there is one. A symmetric algorithm is never advertised.
+ */
+export function discoveryUnavailable(algorithm: Config['JWT_ALGORITHM'], issuer: string): AppError | undefined {
+  if (algorithm === 'HS256') {
+    return new AppError('FEATURE_DISABLED', {
+      message: 'Access tokens are signed with HS256, a shared secret: there are no public keys to discover. '
+        + 'Set SVC_JWT_ALGORITHM to EdDSA, ES256 or RS256 to publish them',
+      details: { setting: 'SVC_JWT_ALGORITHM' },
+    });
+  }
+  if (!isUrlIssuer(issuer)) {
+    return new AppError('FEATURE_DISABLED', {
+      message: 'SVC_JWT_ISSUER is not a URL, which an OpenID issuer must be: set it to the service\'s URL, or unset it to use SVC_PUBLIC_URL',
+      details: { setting: 'SVC_JWT_ISSUER' },
+    });
+  }
+  return undefined;
+}

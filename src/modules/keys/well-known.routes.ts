@@ -23,6 +23,10 @@ export default async function wellKnownRoutes(app: FastifyInstance, { container 
   app.get('/.well-known/jwks.json', { schema: { hide: true, response: { 200: JwksResponse } } },
     async (_req, reply) => reply.headers({ ...open, 'cache-control': JWKS_CACHE_CONTROL }).send(await keys.jwks()));
 
-  app.get('/.well-known/openid-configuration', { schema: { hide: true, response: { 200: DiscoveryResponse } } },
-    async (_req, reply) => reply.headers({ ...open, 'cache-control': DISCOVERY_CACHE_CONTROL }).send(await keys.discovery()));
+  // Without a document (HS256) the 404 is readable by any page too, and never cached, like any error answer.
+  app.get('/.well-known/openid-configuration', { schema: { hide: true, response: { 200: DiscoveryResponse } } }, async (_req, reply) => {
+    reply.headers(open);
+    const document = await keys.discovery();
+    return reply.header('cache-control', DISCOVERY_CACHE_CONTROL).send(document);
+  });
 }

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { Registry } from 'prom-client';
-import { AppError } from '../../core/errors.js';
+import { featureDisabled } from '../../http/guards/index.js';
 import type { RouteDeps } from '../../http/routes.js';
 
 export default async function metricsRoutes(app: FastifyInstance, { container, metrics }: RouteDeps) {
   app.get('/metrics', { schema: { hide: true } }, async (_req, reply) => {
-    if (!container.config.METRICS_ENABLED || !metrics) throw new AppError('NOT_FOUND');
+    if (!container.config.METRICS_ENABLED || !metrics) throw featureDisabled('METRICS_ENABLED');
     const registry: Registry = metrics;
     return reply.type(registry.contentType).send(await registry.metrics());
   });

@@ -23,9 +23,18 @@ export interface Actor {
   meta: ActorMeta;
 }
 
+/**
+ * Why a change is refused when no permission would allow it (docs/access-control.md "Refusals"): a superuser's account
+ * and the administrator flags are a superuser's to change, and nobody changes their own standing or grants.
+ */
+export type RefusalReason = 'superuser_required' | 'own_account';
+
 /** The refusal of a change the actor's standing does not allow: an agent's says that its grant is what falls short. */
-export const refusalFor = (actor: Pick<Actor, 'viaAgent'>) =>
-  new AppError(actor.viaAgent ? 'AGENT_PERMISSION_DENIED' : 'PERMISSION_DENIED');
+export const refusalFor = (actor: Pick<Actor, 'viaAgent'>, reason: RefusalReason = 'superuser_required') =>
+  new AppError(actor.viaAgent ? 'AGENT_PERMISSION_DENIED' : 'PERMISSION_DENIED', { details: { reason } });
+
+/** Nobody changes their own standing or grants, superusers included: the answer is the same for an agent's person. */
+export const ownAccountRefusal = () => new AppError('PERMISSION_DENIED', { details: { reason: 'own_account' satisfies RefusalReason } });
 
 /** The audit fields every event a signed-in user caused carries: who acted, and the request's facts. */
 export const auditOrigin = (actor: { id: number; meta: ActorMeta }) => ({

@@ -26,10 +26,31 @@ export interface PermissionSource {
 export const missingFrom = (held: PermissionSet, codes: Iterable<string>): string[] =>
   [...new Set(codes)].filter((code) => !held.has(code)).sort();
 
+/** The two codes of a permission that falls short: the user's, or an agent's (its grant or its person's standing). */
+export type DenialCode = 'PERMISSION_DENIED' | 'AGENT_PERMISSION_DENIED';
+
+/** The `details` of a refusal for want of permissions: the codes, sorted, and whether all are needed or any one is enough. */
+export interface MissingPermissions {
+  missing_permissions: string[];
+  requires: 'all' | 'any';
+}
+
+export const missingPermissions = (missing: Iterable<string>, requires: 'all' | 'any' = 'all'): MissingPermissions =>
+  ({ missing_permissions: [...new Set(missing)].sort(), requires });
+
+/**
+ * A refusal naming what would have allowed the call (docs/access-control.md "Refusals"): `details.missing_permissions`,
+ * with `requires: "all"` when every one is needed, `"any"` when holding one of them is enough.
+ */
+export function permissionDenied(missing: Iterable<string>, opts: { code?: DenialCode; requires?: 'all' | 'any' } = {}): AppError {
+  return new AppError(opts.code ?? 'PERMISSION_DENIED', { details: missingPermissions(missing, opts.requires) });
+}
+
 /**
  * Nobody grants, removes or reshapes what they do not hold (DECISIONS.md "Authorization"): otherwise
  * `roles.manage` alone would be a path to every other permission. Superusers hold everything.
  */
 export function assertHoldsAll(held: PermissionSet, codes: Iterable<string>): void {
-  if (missingFrom(held, codes).length > 0) throw new AppError(held.denial ?? 'PERMISSION_DENIED');
+  const missing = missingFrom(held, codes);
+  if (missing.length > 0) throw permissionDenied(missing, { code: held.denial });
 }

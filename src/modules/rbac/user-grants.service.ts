@@ -1,7 +1,7 @@
 import { AppError } from '../../core/errors.js';
 import type { Db, Executor } from '../../db/database.js';
 import type { AuditService } from '../audit/audit.service.js';
-import { auditOrigin, refusalFor, type Actor } from './actor.js';
+import { auditOrigin, ownAccountRefusal, refusalFor, type Actor } from './actor.js';
 import { codesOf, resolvePermissionCodes } from './permission-codes.js';
 import { assertHoldsAll } from './permission-set.js';
 import { toPermissionSummary } from './permissions.schemas.js';
@@ -26,7 +26,7 @@ export function createUserGrantsService({ db, audit, rbac }: Deps) {
   /** The account a change targets; changing one's own grants is refused even to superusers. */
   async function loadForChange(trx: Executor, actor: Actor, id: number) {
     const user = await load(trx, id);
-    if (user.id === actor.id) throw new AppError('PERMISSION_DENIED');
+    if (user.id === actor.id) throw ownAccountRefusal();
     if (user.is_superuser && !actor.is_superuser) throw refusalFor(actor);
     return user;
   }

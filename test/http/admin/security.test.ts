@@ -4,7 +4,7 @@ import { createApplication } from '../../factories/applications.js';
 import { decodeJwt, signIn } from '../../factories/sessions.js';
 import { createUser, type TestUser } from '../../factories/users.js';
 import { createTestApp, type TestApp } from '../../helpers/test-app.js';
-import { account, auditEvents, expectStatus, grantDirect, NOT_FOUND, PERMISSION_DENIED, type Account } from '../rbac/helpers.js';
+import { account, auditEvents, expectStatus, grantDirect, NOT_FOUND, permissionDenied, type Account } from '../rbac/helpers.js';
 
 const NOW = new Date('2025-03-01T10:00:00.000Z');
 const at = (offsetSeconds: number) => new Date(NOW.getTime() + offsetSeconds * 1000);
@@ -84,7 +84,7 @@ describe('admin token listings and security operations', () => {
       assert.deepEqual(expectStatus(await post('admin/blacklisted-tokens/cleanup/'), 200), { message: '2 expired blacklist entries removed', deleted_count: 2 });
       assert.deepEqual(ids(await get('admin/blacklisted-tokens/')), [live]);
       assert.deepEqual(expectStatus(await post('admin/blacklisted-tokens/cleanup/'), 200), { message: '0 expired blacklist entries removed', deleted_count: 0 });
-      assert.deepEqual(expectStatus(await post('admin/blacklisted-tokens/cleanup/', undefined, auditor.token), 403), PERMISSION_DENIED);
+      assert.deepEqual(expectStatus(await post('admin/blacklisted-tokens/cleanup/', undefined, auditor.token), 403), permissionDenied('security.view'));
       const [event] = await auditEvents(t, 'blacklist_cleanup');
       assert.deepEqual([event?.actor_id, event?.details.deleted_count], [operator.id, 2]);
     });
@@ -171,7 +171,7 @@ describe('admin token listings and security operations', () => {
       assert.deepEqual(expectStatus(await post('admin/refresh-tokens/nope/revoke/', { confirmation: 'REVOKE' }), 404), NOT_FOUND);
       await signIn(t, ann);
       const [{ id }] = (await get(`admin/refresh-tokens/?user_id=${ann.id}`)).results;
-      assert.deepEqual(expectStatus(await post(`admin/refresh-tokens/${id}/revoke/`, { confirmation: 'REVOKE' }, auditor.token), 403), PERMISSION_DENIED);
+      assert.deepEqual(expectStatus(await post(`admin/refresh-tokens/${id}/revoke/`, { confirmation: 'REVOKE' }, auditor.token), 403), permissionDenied('security.view'));
     });
   });
 

@@ -4,7 +4,7 @@ import type { RowUpdate } from '../../../src/db/database.js';
 import { assignRole, createRole } from '../../factories/rbac.js';
 import { createUser, DEFAULT_PASSWORD, userRow, type TestUser } from '../../factories/users.js';
 import { createTestApp, type TestApp } from '../../helpers/test-app.js';
-import { account, auditEvents, expectStatus, grantDirect, NOT_FOUND, PERMISSION_DENIED, type Account } from '../rbac/helpers.js';
+import { account, auditEvents, expectStatus, grantDirect, NOT_FOUND, permissionDenied, refusedBecause, type Account } from '../rbac/helpers.js';
 
 const NOW = new Date('2025-03-01T10:00:00.000Z');
 const TOKEN_BLACKLISTED = { error: 'Token has been revoked', code: 'TOKEN_BLACKLISTED' };
@@ -183,8 +183,8 @@ describe('admin/users/', () => {
     });
 
     it('is_staff and is_superuser change only by a superuser', async () => {
-      assert.deepEqual(expectStatus(await api('PATCH', `admin/users/${target.id}/`, { is_staff: true }), 403), PERMISSION_DENIED);
-      assert.deepEqual(expectStatus(await api('PATCH', `admin/users/${target.id}/`, { is_superuser: true }), 403), PERMISSION_DENIED);
+      assert.deepEqual(expectStatus(await api('PATCH', `admin/users/${target.id}/`, { is_staff: true }), 403), refusedBecause('superuser_required'));
+      assert.deepEqual(expectStatus(await api('PATCH', `admin/users/${target.id}/`, { is_superuser: true }), 403), refusedBecause('superuser_required'));
       assert.deepEqual(expectStatus(await api('PATCH', `admin/users/${target.id}/`, { is_staff: false, first_name: 'Same' }), 200).updated_fields, ['first_name']);
       const body = expectStatus(await api('PATCH', `admin/users/${target.id}/`, { is_staff: true, is_superuser: true }, root.token), 200);
       assert.deepEqual([body.user.is_staff, body.user.is_superuser], [true, true]);
@@ -197,20 +197,20 @@ describe('admin/users/', () => {
       for (const [method, path, payload] of [['PATCH', 'admin/users/:id/', { first_name: 'X' }], ['DELETE', 'admin/users/:id/'],
         ['POST', 'admin/users/:id/ban/', {}], ['POST', 'admin/users/:id/unban/'], ['POST', 'admin/users/:id/lock/', {}],
         ['POST', 'admin/users/:id/unlock/']] as const) {
-        assert.deepEqual(expectStatus(await api(method, path.replace(':id', String(other.id)), payload), 403), PERMISSION_DENIED, `${method} ${path}`);
+        assert.deepEqual(expectStatus(await api(method, path.replace(':id', String(other.id)), payload), 403), refusedBecause('superuser_required'), `${method} ${path}`);
       }
       expectStatus(await api('PATCH', `admin/users/${other.id}/`, { first_name: 'X' }, root.token), 200);
     });
 
     it('nobody deactivates, demotes, bans, locks or deletes their own account', async () => {
       for (const actor of [admin, root]) {
-        assert.deepEqual(expectStatus(await api('PATCH', `admin/users/${actor.id}/`, { is_active: false }, actor.token), 403), PERMISSION_DENIED);
+        assert.deepEqual(expectStatus(await api('PATCH', `admin/users/${actor.id}/`, { is_active: false }, actor.token), 403), refusedBecause('own_account'));
         for (const action of ['ban', 'lock']) {
-          assert.deepEqual(expectStatus(await api('POST', `admin/users/${actor.id}/${action}/`, {}, actor.token), 403), PERMISSION_DENIED);
+          assert.deepEqual(expectStatus(await api('POST', `admin/users/${actor.id}/${action}/`, {}, actor.token), 403), refusedBecause('own_account'));
         }
-        assert.deepEqual(expectStatus(await api('DELETE', `admin/users/${actor.id}/`, undefined, actor.token), 403), PERMISSION_DENIED);
+        assert.deepEqual(expectStatus(await api('DELETE', `admin/users/${actor.id}/`, undefined, actor.token), 403), refusedBecause('own_account'));
       }
-      assert.deepEqual(expectStatus(await api('PATCH', `admin/users/${root.id}/`, { is_superuser: false }, root.token), 403), PERMISSION_DENIED);
+      assert.deepEqual(expectStatus(await api('PATCH', `admin/users/${root.id}/`, { is_superuser: false }, root.token), 403), refusedBecause('own_account'));
       assert.deepEqual(expectStatus(await api('PATCH', `admin/users/${admin.id}/`, { first_name: 'Me' }), 200).updated_fields, ['first_name']);
     });
 
@@ -302,7 +302,7 @@ describe('admin/users/', () => {
       const viewer = await account(t);
       await grantDirect(t, viewer.id, ['users.view']);
       expectStatus(await api('GET', `admin/users/${target.id}/`, undefined, viewer.token), 200);
-      assert.deepEqual(expectStatus(await api('POST', `admin/users/${target.id}/ban/`, {}, viewer.token), 403), PERMISSION_DENIED);
+      assert.deepEqual(expectStatus(await api('POST', `admin/users/${target.id}/ban/`, {}, viewer.token), 403), permissionDenied('users.manage'));
       assert.equal((await userRow(t, target.id)).is_banned, false);
     });
   });

@@ -43,10 +43,11 @@ describe('AgentBearer authentication and the double check', () => {
     assert.equal(row.last_used_at?.toISOString(), NOW.toISOString());
   });
 
-  it('allows a granted permission the user holds, and refuses one not granted with 403 AGENT_PERMISSION_DENIED', async () => {
+  it('allows a granted permission the user holds, and refuses one not granted with 403 AGENT_PERMISSION_DENIED naming it', async () => {
     const { token } = await delegate(t, alice, { permissions: ['roles.view'] });
     expectStatus(await agent('GET', 'roles/', token), 200);
-    expectError(await agent('GET', 'admin/users/', token), 403, 'AGENT_PERMISSION_DENIED');
+    const refused = expectError(await agent('GET', 'admin/users/', token), 403, 'AGENT_PERMISSION_DENIED');
+    assert.deepEqual(refused.details, { missing_permissions: ['users.view'], requires: 'all' });
   });
 
   it('checks the user\'s current permissions: a permission taken from the user after delegation is refused at once', async () => {
@@ -86,7 +87,8 @@ describe('AgentBearer authentication and the double check', () => {
     const db = t.container.db;
     for (const state of [{ is_banned: true }, { locked_until: new Date(NOW.getTime() + 3600_000) }, { is_active: false }]) {
       await db.updateTable('users').set(state).where('id', '=', alice.id).execute();
-      expectError(await agent('GET', 'roles/', token), 403, 'AGENT_PERMISSION_DENIED');
+      // No permission would help while the user cannot act: the refusal names none.
+      assert.equal(expectError(await agent('GET', 'roles/', token), 403, 'AGENT_PERMISSION_DENIED').details, undefined);
       expectError(await agent('GET', 'me/', token), 403, 'AGENT_PERMISSION_DENIED');
       await db.updateTable('users').set({ is_banned: false, locked_until: null, is_active: true }).where('id', '=', alice.id).execute();
     }

@@ -58,7 +58,9 @@ describe('agent tokens (ai/tokens/)', () => {
     });
 
     it('refuses a permission the user does not hold (403) and an unknown code (400 PERMISSIONS_NOT_FOUND)', async () => {
-      expectError(await user('POST', 'ai/tokens/', alice, { agent_id: 'x', permissions: ['users.manage'] }), 403, 'PERMISSION_DENIED');
+      const refused = expectError(await user('POST', 'ai/tokens/', alice, { agent_id: 'x', permissions: ['users.manage', 'roles.view'] }),
+        403, 'PERMISSION_DENIED');
+      assert.deepEqual(refused.details, { missing_permissions: ['users.manage'], requires: 'all' });
       const body = expectError(await user('POST', 'ai/tokens/', alice, { agent_id: 'x', permissions: ['roles.view', 'no.such'] }), 400,
         'PERMISSIONS_NOT_FOUND');
       assert.deepEqual(body.details, { permissions: ['no.such'] });
@@ -86,7 +88,8 @@ describe('agent tokens (ai/tokens/)', () => {
       const off = await createTestApp({ now: NOW, env: { ...AGENT_ENV, SVC_AIRS_ENABLED: 'false' } });
       try {
         const carol = await account(off, { email: 'carol@example.com' });
-        expectError(await userApi(off)('POST', 'ai/tokens/', carol, { agent_id: 'x' }), 404, 'FEATURE_DISABLED');
+        const disabled = expectError(await userApi(off)('POST', 'ai/tokens/', carol, { agent_id: 'x' }), 404, 'FEATURE_DISABLED');
+        assert.deepEqual(disabled.details, { setting: 'SVC_AIRS_ENABLED' });
         expectError(await agentApi(off)('GET', 'me/', `gha_${'a'.repeat(43)}`), 401, 'TOKEN_INVALID');
       } finally {
         await off.close();

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { sha256Hex } from '../../../src/security/random.js';
 import { createTestApp, type TestApp } from '../../helpers/test-app.js';
-import { account, auditEvents, expectStatus, grantDirect, NOT_FOUND, PERMISSION_DENIED, type Account } from '../rbac/helpers.js';
+import { account, auditEvents, expectStatus, grantDirect, NOT_FOUND, permissionDenied, type Account } from '../rbac/helpers.js';
 
 const NOW = new Date('2025-03-01T10:00:00.000Z');
 const APP_AUTH_INVALID = { error: 'Invalid application credentials', code: 'APP_AUTH_INVALID' };
@@ -201,10 +201,10 @@ describe('applications/', () => {
     const viewer = await account(t);
     await grantDirect(t, viewer.id, ['applications.view']);
     expectStatus(await api('GET', 'applications/', undefined, viewer.token), 200);
-    assert.deepEqual(expectStatus(await api('POST', 'applications/', { name: 'No' }, viewer.token), 403), PERMISSION_DENIED);
+    assert.deepEqual(expectStatus(await api('POST', 'applications/', { name: 'No' }, viewer.token), 403), permissionDenied('applications.manage'));
     const manager = await account(t);
     await grantDirect(t, manager.id, ['applications.manage']);
     expectStatus(await api('POST', 'applications/', { name: 'Yes' }, manager.token), 201);
-    assert.deepEqual(expectStatus(await api('GET', 'applications/', undefined, manager.token), 403), PERMISSION_DENIED);
+    assert.deepEqual(expectStatus(await api('GET', 'applications/', undefined, manager.token), 403), permissionDenied('applications.view'));
   });
 });

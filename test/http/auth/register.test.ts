@@ -3,6 +3,8 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import { createUser, DEFAULT_PASSWORD } from '../../factories/users.js';
 import { acquireTestDatabase, releaseTestDatabase } from '../../helpers/database.js';
 import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { clearInbox, lastEmailCode } from '../otp/helpers.js';
+import { expectStatus } from '../rbac/helpers.js';
 import { assertValidation, USER_FIELDS } from './assertions.js';
 
 const register = (t: TestApp, payload: Record<string, unknown>) => t.api({ method: 'POST', path: 'register/', payload });
@@ -112,6 +114,32 @@ describe('POST register/', () => {
     assertValidation(await register(t, { email: 'x@example.com', first_name: 'Marguerite', password: 'i am marguerite' }), 'password');
     const stored = await t.container.db.selectFrom('users').select('id').execute();
     assert.equal(stored.length, 0);
+  });
+
+  describe('the email verification code', () => {
+    beforeEach(() => { clearInbox(t); });
+
+    it('is sent with the registration that answers verification_required.email, and verifies the address', async () => {
+      const res = await register(t, { email: 'ann@example.com', password: DEFAULT_PASSWORD, login: true });
+      assert.deepEqual(expectStatus(res, 201).verification_required, { email: true, phone: false });
+      await t.container.services.outbox.flush();
+      const mails = t.container.inbox.emails.filter((m) => m.to === 'ann@example.com');
+      assert.deepEqual(mails.map((m) => m.purpose), ['otp'], 'one code, the one otp/request/ sends');
+      const code = await lastEmailCode(t, 'ann@example.com');
+      const verified = await t.api({ method: 'POST', path: 'otp/verify/email/', token: res.json().access_token, payload: { code } });
+      assert.equal(expectStatus(verified, 200).email_verified, true);
+      assert.equal((await t.container.db.selectFrom('users').select('is_email_verified').executeTakeFirstOrThrow()).is_email_verified, true);
+    });
+
+    it('is sent to nobody when the address is already registered (400 as before), nor by SMS to a phone', async () => {
+      await createUser(t, { email: 'ann@example.com' });
+      assertValidation(await register(t, { email: 'Ann@example.com', password: DEFAULT_PASSWORD }), 'email');
+      const byPhone = await register(t, { phone_country_code: '+1', phone_number: '4155552671', password: DEFAULT_PASSWORD });
+      assert.deepEqual(expectStatus(byPhone, 201).verification_required, { email: false, phone: true });
+      await t.container.services.outbox.flush();
+      assert.deepEqual([t.container.inbox.emails.length, t.container.inbox.sms.length], [0, 0]);
+      assert.equal(await t.container.db.selectFrom('otp_codes').select('id').executeTakeFirst(), undefined);
+    });
   });
 
   it('answers 400 on password above the maximum of 128', async () => {

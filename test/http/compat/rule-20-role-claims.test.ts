@@ -79,7 +79,8 @@ describe('rule 20: the other token issuers, and the claims authorize nothing', (
     const tokens = await signIn(t, user);
     const forged = await signAccessToken(t.container.services.sessions.jwtKey, { sub: String(user.id), app: t.credentials.id,
       sid: tokens.session_id, scope: 'full', grants: { roles: ['admin'], permissions: ['roles.view'] } }, t.clock.now(), 900);
-    assertError(await t.api({ method: 'GET', path: 'roles/', token: forged.token }), 403, 'PERMISSION_DENIED');
+    assertError(await t.api({ method: 'GET', path: 'roles/', token: forged.token }), 403, 'PERMISSION_DENIED',
+      { details: { missing_permissions: ['roles.view'], requires: 'all' } });
     await grantDirect(t, user.id, ['roles.view']);
     assert.deepEqual(claimsOf(tokens.access_token).permissions, []);
     expectStatus(await t.api({ method: 'GET', path: 'roles/', token: tokens.access_token }), 200);

@@ -5,7 +5,7 @@ import type { TestUser } from '../../factories/users.js';
 import { createTestApp, type TestApp } from '../../helpers/test-app.js';
 import { clearInbox } from '../passwordless/helpers.js';
 import {
-  accountAt, at, createViewer, DASHBOARD_ENV, emailLogin, expectStatus, getAs, magicLinkLogin, otpLogin, PERMISSION_DENIED, phoneLogin,
+  accountAt, at, createViewer, DASHBOARD_ENV, emailLogin, expectStatus, getAs, magicLinkLogin, otpLogin, permissionDenied, phoneLogin,
 } from './helpers.js';
 
 /** A Wednesday, noon UTC: today is the 18th, the week started on Monday the 16th, the 30 days on 17 February. */
@@ -143,6 +143,6 @@ describe('GET dashboard/auth/', () => {
 
   it('answers 403 PERMISSION_DENIED without dashboard.view', async () => {
     const someone = await accountAt(t, NOW, { email: 'someone@example.com' });
-    assert.deepEqual(expectStatus(await getAs(t, someone, 'dashboard/auth/'), 403), PERMISSION_DENIED);
+    assert.deepEqual(expectStatus(await getAs(t, someone, 'dashboard/auth/'), 403), permissionDenied('dashboard.view'));
   });
 });

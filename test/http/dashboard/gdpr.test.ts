@@ -4,7 +4,7 @@ import type { DeletionStatus } from '../../../src/db/database.js';
 import { openSession } from '../../factories/sessions.js';
 import type { TestUser } from '../../factories/users.js';
 import { createTestApp, type TestApp } from '../../helpers/test-app.js';
-import { accountAt, at, auditAt, createViewer, DASHBOARD_ENV, expectStatus, getAs, PERMISSION_DENIED } from './helpers.js';
+import { accountAt, at, auditAt, createViewer, DASHBOARD_ENV, expectStatus, getAs, permissionDenied } from './helpers.js';
 
 /** Wednesday 18 March, noon UTC: today started at midnight, the month on the 1st. */
 const NOW = '2026-03-18T12:00:00.000Z';
@@ -75,6 +75,6 @@ describe('GET dashboard/gdpr/', () => {
     const someone = await accountAt(t, NOW, { email: 'someone@example.com' });
     const rows = await t.container.db.selectFrom('permissions').select('id').where('code', '=', 'gdpr.view').execute();
     await t.container.db.insertInto('user_permissions').values(rows.map((r) => ({ user_id: someone.id, permission_id: r.id }))).execute();
-    assert.deepEqual(expectStatus(await getAs(t, someone, 'dashboard/gdpr/'), 403), PERMISSION_DENIED);
+    assert.deepEqual(expectStatus(await getAs(t, someone, 'dashboard/gdpr/'), 403), permissionDenied('dashboard.view'));
   });
 });

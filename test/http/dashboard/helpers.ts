@@ -6,7 +6,7 @@ import type { TestApp } from '../../helpers/test-app.js';
 import { lastMagicToken, loginCodeFor, phoneParts, requestMagicLink, verifyLoginCode, verifyMagicLink } from '../passwordless/helpers.js';
 import { grantDirect } from '../rbac/helpers.js';
 
-export { expectStatus, PERMISSION_DENIED, UNAUTHORIZED } from '../rbac/helpers.js';
+export { expectStatus, permissionDenied, UNAUTHORIZED } from '../rbac/helpers.js';
 
 /** Every sign-in method with an HTTP path today, organizations, and the audit log. */
 export const DASHBOARD_ENV = {

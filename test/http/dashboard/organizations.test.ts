@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { createTestApp, type TestApp } from '../../helpers/test-app.js';
 import { accounts, createOrg, expectStatus, join, ORG_ENV, orgApi, type Account } from '../organizations/helpers.js';
-import { grantDirect, PERMISSION_DENIED, UNAUTHORIZED } from '../rbac/helpers.js';
+import { grantDirect, permissionDenied, UNAUTHORIZED } from '../rbac/helpers.js';
 
 /** SPEC.md "Dashboard": GET dashboard/organizations/ (dashboard.view). */
 describe('GET dashboard/organizations/', () => {
@@ -71,7 +71,7 @@ describe('GET dashboard/organizations/', () => {
   it('answers 403 PERMISSION_DENIED without dashboard.view, even to an organization owner', async () => {
     await createOrg(t, ann, 'acme');
     const res = await api('GET', 'dashboard/organizations/', ann, { slug: 'acme' });
-    assert.deepEqual(expectStatus(res, 403), PERMISSION_DENIED);
+    assert.deepEqual(expectStatus(res, 403), permissionDenied('dashboard.view'));
   });
 
   it('answers 401 UNAUTHORIZED without a bearer token', async () => {
@@ -85,7 +85,7 @@ describe('GET dashboard/organizations/', () => {
       await grantDirect(off, reader.id, ['dashboard.view']);
       const offApi = orgApi(off);
       assert.deepEqual(expectStatus(await offApi('GET', 'dashboard/organizations/', reader), 200), { enabled: false });
-      assert.deepEqual(expectStatus(await offApi('GET', 'dashboard/organizations/', someone), 403), PERMISSION_DENIED);
+      assert.deepEqual(expectStatus(await offApi('GET', 'dashboard/organizations/', someone), 403), permissionDenied('dashboard.view'));
     } finally {
       await off.close();
     }

@@ -3,7 +3,7 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import { enableTotp } from '../../factories/twofactor.js';
 import type { TestUser } from '../../factories/users.js';
 import { createTestApp, type TestApp } from '../../helpers/test-app.js';
-import { accountAt, at, auditAt, createViewer, DASHBOARD_ENV, emailLogin, expectStatus, getAs, PERMISSION_DENIED } from './helpers.js';
+import { accountAt, at, auditAt, createViewer, DASHBOARD_ENV, emailLogin, expectStatus, getAs, permissionDenied } from './helpers.js';
 
 /** Noon UTC: the last 24 hours start at noon on the 17th, the last 7 days at noon on the 11th. */
 const NOW = '2026-03-18T12:00:00.000Z';
@@ -125,6 +125,6 @@ describe('GET dashboard/security/', () => {
 
   it('answers 403 PERMISSION_DENIED without dashboard.view', async () => {
     const someone = await accountAt(t, NOW, { email: 'someone@example.com' });
-    assert.deepEqual(expectStatus(await getAs(t, someone, 'dashboard/security/'), 403), PERMISSION_DENIED);
+    assert.deepEqual(expectStatus(await getAs(t, someone, 'dashboard/security/'), 403), permissionDenied('dashboard.view'));
   });
 });

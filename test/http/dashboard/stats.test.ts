@@ -9,7 +9,7 @@ import { createTestApp, type TestApp } from '../../helpers/test-app.js';
 import { clearInbox } from '../passwordless/helpers.js';
 import { join } from '../organizations/helpers.js';
 import {
-  accountAt, at, auditAt, createViewer, DASHBOARD_ENV, emailLogin, expectStatus, getAs, magicLinkLogin, otpLogin, PERMISSION_DENIED,
+  accountAt, at, auditAt, createViewer, DASHBOARD_ENV, emailLogin, expectStatus, getAs, magicLinkLogin, otpLogin, permissionDenied,
   phoneLogin,
 } from './helpers.js';
 
@@ -293,13 +293,13 @@ describe('GET dashboard/stats/', () => {
       await organizations();
       await join(t, 'acme', { id: owner.id } as never, 'owner');
       at(t, NOW);
-      assert.deepEqual(expectStatus(await getAs(t, owner, 'dashboard/stats/', { 'x-org-slug': 'acme' }), 403), PERMISSION_DENIED);
+      assert.deepEqual(expectStatus(await getAs(t, owner, 'dashboard/stats/', { 'x-org-slug': 'acme' }), 403), permissionDenied('dashboard.view'));
     });
   });
 
   it('answers 403 PERMISSION_DENIED without dashboard.view', async () => {
     const someone = await accountAt(t, NOW, { email: 'someone@example.com' });
-    assert.deepEqual(expectStatus(await getAs(t, someone, 'dashboard/stats/'), 403), PERMISSION_DENIED);
+    assert.deepEqual(expectStatus(await getAs(t, someone, 'dashboard/stats/'), 403), permissionDenied('dashboard.view'));
   });
 
   it('answers 400 VALIDATION_ERROR for a period other than 7d, 30d or 90d, or a compare that is not a boolean', async () => {

@@ -4,7 +4,7 @@ import { addSeconds } from '../../../src/core/clock.js';
 import { createUser, userRow } from '../../factories/users.js';
 import { createTestApp, type TestApp } from '../../helpers/test-app.js';
 import { agentApi, delegate } from '../agents/helpers.js';
-import { account, auditEvents, expectStatus, grantDirect, NOT_FOUND, PERMISSION_DENIED, UNAUTHORIZED, type Account } from '../rbac/helpers.js';
+import { account, auditEvents, expectStatus, grantDirect, NOT_FOUND, permissionDenied, UNAUTHORIZED, type Account } from '../rbac/helpers.js';
 import { columnsContaining, deletionRequest, ERIN, personWithData } from './admin-fixtures.js';
 
 const NOW = new Date('2025-03-01T10:00:00.000Z');
@@ -162,7 +162,7 @@ describe('admin deletion requests', () => {
         for (const [method, path, payload] of routes) {
           if (path.endsWith('process/') && who === processor) continue;
           const res = await call(method, path, who, payload);
-          if (res.statusCode === 403) assert.deepEqual(res.json(), PERMISSION_DENIED);
+          if (res.statusCode === 403) assert.deepEqual(res.json(), permissionDenied(...res.json().details.missing_permissions));
           if (res.statusCode === 401) assert.deepEqual(res.json(), UNAUTHORIZED);
           out.push(res.statusCode);
         }

@@ -60,10 +60,17 @@ for (const alg of ['HS256', ...ASYMMETRIC]) {
       assert.equal(root.headers['access-control-allow-origin'], '*');
 
       const meta = await t.app.inject({ method: 'GET', url: '/.well-known/openid-configuration' });
+      if (alg === 'HS256') {
+        // Nothing to discover: no public key, and the issuer `gatehouse` is no URL. HS256 is never advertised.
+        assertError(meta, 404, 'FEATURE_DISABLED', { details: { setting: 'SVC_JWT_ALGORITHM' } });
+        assert.match(meta.json().error, /SVC_JWT_ALGORITHM to EdDSA, ES256 or RS256/);
+        assert.deepEqual([meta.headers['cache-control'], meta.headers['access-control-allow-origin']], ['no-store', '*']);
+        return;
+      }
       assert.equal(meta.statusCode, 200, meta.body);
       assert.match(String(meta.headers['cache-control']), /^public, max-age=\d+$/);
       assert.deepEqual(meta.json(), {
-        issuer: alg === 'HS256' ? 'gatehouse' : 'http://127.0.0.1:8000',
+        issuer: 'http://127.0.0.1:8000',
         jwks_uri: 'http://127.0.0.1:8000/.well-known/jwks.json',
         id_token_signing_alg_values_supported: [alg],
       });
@@ -72,6 +79,19 @@ for (const alg of ['HS256', ...ASYMMETRIC]) {
     });
   });
 }
+
+describe('the discovery document never names an issuer that is not a URL', () => {
+  let t: TestApp;
+  before(async () => { t = await startFresh(keysEnv('EdDSA', { SVC_JWT_ISSUER: 'gatehouse' })); });
+  after(async () => { await t.close(); });
+
+  it('answers 404 FEATURE_DISABLED naming SVC_JWT_ISSUER, while the keys are still published and the tokens carry it', async () => {
+    const meta = await t.app.inject({ method: 'GET', url: '/.well-known/openid-configuration' });
+    assertError(meta, 404, 'FEATURE_DISABLED', { details: { setting: 'SVC_JWT_ISSUER' } });
+    assert.equal((await fetchJwks(t)).keys.length, 1);
+    assert.equal(decodeJwt((await freshToken(t)).token).payload.iss, 'gatehouse');
+  });
+});
 
 describe('verification picks the key by kid and accepts only that key\'s algorithm', () => {
   let t: TestApp;

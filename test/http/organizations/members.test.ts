@@ -82,7 +82,8 @@ describe('organization members', () => {
     });
 
     it('needs org.members.invite, and grants only roles of weight at most the caller\'s', async () => {
-      assert.equal(expectStatus(await add(member, outsider.id), 403).code, 'INSUFFICIENT_PERMISSIONS');
+      const refused = expectStatus(await add(member, outsider.id), 403);
+      assert.deepEqual([refused.code, refused.details], ['INSUFFICIENT_PERMISSIONS', { missing_permissions: ['org.members.invite'], requires: 'all' }]);
       assert.equal(expectStatus(await add(admin, outsider.id, 'admin'), 201).role, 'admin');
     });
 

@@ -94,7 +94,8 @@ describe('organizations', () => {
         const [someone] = await accounts(off, 'someone');
         for (const [method, path] of [['POST', 'organizations/'], ['GET', 'organizations/list/'], ['GET', 'organizations/detail/'],
           ['GET', 'org-roles/'], ['GET', 'organizations/members/']] as const) {
-          assert.equal(expectStatus(await orgApi(off)(method, path, someone, { slug: 'x', payload: method === 'POST' ? {} : undefined }), 404).code, 'FEATURE_DISABLED', path);
+          const body = expectStatus(await orgApi(off)(method, path, someone, { slug: 'x', payload: method === 'POST' ? {} : undefined }), 404);
+          assert.deepEqual([body.code, body.details], ['FEATURE_DISABLED', { setting: 'SVC_ORGANIZATIONS_ENABLED' }], path);
         }
       } finally {
         await off.close();

@@ -151,14 +151,16 @@ describe('passkey registration', () => {
     }
   });
 
-  it('needs a bearer (401) and answers 400 WEBAUTHN_DISABLED when passkeys are off', async () => {
+  it('needs a bearer (401) and answers 400 WEBAUTHN_DISABLED, naming SVC_WEBAUTHN_ENABLED, when passkeys are off', async () => {
     assert.equal((await t.api({ method: 'POST', path: 'webauthn/register/begin/', payload: {} })).statusCode, 401);
     const off = await createTestApp({ env: { SVC_WEBAUTHN_ENABLED: 'false' } });
     try {
       for (const path of ['webauthn/register/begin/', 'webauthn/register/complete/', 'webauthn/authenticate/begin/', 'webauthn/authenticate/complete/']) {
-        assert.equal(expectStatus(await off.api({ method: 'POST', path, payload: {} }), 400).code, 'WEBAUTHN_DISABLED', path);
+        const body = expectStatus(await off.api({ method: 'POST', path, payload: {} }), 400);
+        assert.deepEqual([body.code, body.details], ['WEBAUTHN_DISABLED', { setting: 'SVC_WEBAUTHN_ENABLED' }], path);
       }
-      assert.equal(expectStatus(await off.api({ method: 'GET', path: 'webauthn/credentials/' }), 400).code, 'WEBAUTHN_DISABLED');
+      const listing = expectStatus(await off.api({ method: 'GET', path: 'webauthn/credentials/' }), 400);
+      assert.deepEqual([listing.code, listing.details], ['WEBAUTHN_DISABLED', { setting: 'SVC_WEBAUTHN_ENABLED' }]);
     } finally {
       await off.close();
     }

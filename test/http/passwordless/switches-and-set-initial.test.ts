@@ -18,7 +18,7 @@ describe('passwordless feature switches', () => {
   before(async () => { t = await createTestApp(); });
   after(async () => { await t.close(); });
 
-  it('answers 404 FEATURE_DISABLED on every passwordless route while its switch is off', async () => {
+  it('answers 404 FEATURE_DISABLED, naming its switch, on every passwordless route while the switch is off', async () => {
     const calls = [
       t.api({ method: 'POST', path: 'login/otp/request/', payload: phoneParts(PHONE) }),
       t.api({ method: 'POST', path: 'login/otp/verify/', payload: { ...phoneParts(PHONE), otp_code: '123456' } }),
@@ -28,7 +28,11 @@ describe('passwordless feature switches', () => {
       t.api({ method: 'POST', path: 'login/otp/verify/', payload: {} }),
       t.api({ method: 'GET', path: 'magic-link/verify/' }),
     ];
-    for (const res of await Promise.all(calls)) assertError(res, 404, 'FEATURE_DISABLED');
+    const settings = ['SVC_OTP_LOGIN_ENABLED', 'SVC_OTP_LOGIN_ENABLED', 'SVC_MAGIC_LINK_ENABLED', 'SVC_MAGIC_LINK_ENABLED',
+      'SVC_OTP_LOGIN_ENABLED', 'SVC_MAGIC_LINK_ENABLED'];
+    for (const [i, res] of (await Promise.all(calls)).entries()) {
+      assertError(res, 404, 'FEATURE_DISABLED', { details: { setting: settings[i] } });
+    }
     await t.container.services.outbox.flush();
     assert.equal(t.container.inbox.sms.length + t.container.inbox.emails.length, 0);
     assert.equal(await t.container.db.selectFrom('users').select('id').where('phone', '=', PHONE).executeTakeFirst(), undefined);

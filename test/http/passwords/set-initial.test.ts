@@ -79,7 +79,7 @@ describe('POST password/set-initial/', () => {
       const user = await createUser(off, { password: null });
       const { access_token } = await openSession(off, user.id);
       assertError(await off.api({ method: 'POST', path: 'password/set-initial/', token: access_token,
-        payload: { otp_code: '123456', new_password: CHOSEN } }), 404, 'FEATURE_DISABLED');
+        payload: { otp_code: '123456', new_password: CHOSEN } }), 404, 'FEATURE_DISABLED', { details: { setting: 'SVC_OTP_LOGIN_ENABLED' } });
     } finally {
       await off.close();
     }

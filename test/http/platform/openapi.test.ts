@@ -22,7 +22,7 @@ const testRoutes: RoutePlugin = async (app) => {
 };
 
 const PREFIX = '/api/v1/auth/';
-const FEATURE_DISABLED = { error: 'This feature is not enabled', code: 'FEATURE_DISABLED' };
+const FEATURE_DISABLED = { error: 'This feature is not enabled', code: 'FEATURE_DISABLED', details: { setting: 'SVC_DOCS_ENABLED' } };
 const APP_KEYS = { 'X-Access-Key': [], 'X-Access-Secret': [] };
 
 const pick = (o: Record<string, unknown>, ...keys: string[]) => Object.fromEntries(keys.map((k) => [k, o[k]]));

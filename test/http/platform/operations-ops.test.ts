@@ -11,7 +11,7 @@ import { createTestApp, type TestApp } from '../../helpers/test-app.js';
 
 const metricLines = async (t: TestApp) => (await t.app.inject({ method: 'GET', url: '/metrics' })).body.split('\n');
 const valueOf = (lines: string[], series: string) => Number(lines.find((l) => l.startsWith(`${series} `))?.split(' ')[1] ?? NaN);
-const quietLog = { info: () => undefined, error: () => undefined };
+const quietLog = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 before(acquireTestDatabase);
@@ -65,6 +65,37 @@ describe('scheduled jobs', () => {
       assert.equal(valueOf(lines, 'gatehouse_job_failures_total{job="outbox"}'), 0);
       const last = valueOf(lines, 'gatehouse_job_last_run_timestamp_seconds{job="outbox"}');
       assert.ok(Math.abs(last - t.clock.now().getTime() / 1000) < 1, 'the last run is stamped with the instance clock');
+    } finally {
+      await stop();
+    }
+  });
+});
+
+describe('scheduled jobs\' log lines', () => {
+  let t: TestApp;
+  before(async () => { t = await createTestApp({ env: { SVC_OUTBOX_POLL_INTERVAL: '1' } }); });
+  after(async () => { await t.close(); });
+
+  it('an idle pass logs at debug level, a pass that sent something at info', async () => {
+    await t.reset();
+    const lines: Array<{ level: string; job: string; line: string }> = [];
+    const at = (level: string) => (o: object, line: string) => { lines.push({ level, job: (o as { job: string }).job, line }); };
+    const outboxLines = () => lines.filter((l) => l.job === 'outbox');
+    const waitFor = async (done: () => boolean) => {
+      for (let i = 0; i < 100 && !done(); i++) await sleep(100);
+      assert.ok(done(), JSON.stringify(lines));
+    };
+    const stop = startScheduler(t.container, { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') });
+    try {
+      await waitFor(() => outboxLines().length >= 2);
+      assert.deepEqual([...new Set(outboxLines().map((l) => l.level))], ['debug'], 'nothing to send: nothing above debug');
+      // Queued without the kick a request gives the outbox, so that the scheduled pass is the one that sends it.
+      const now = t.clock.now();
+      await t.container.db.transaction().execute((trx) => t.container.services.outbox.enqueue(trx, { channel: 'email',
+        to: 'reader@example.com', purpose: 'otp', language: 'en', vars: { code: '123456', minutes: 10 },
+        expiresAt: new Date(now.getTime() + 600_000) }));
+      await waitFor(() => outboxLines().some((l) => l.level === 'info'));
+      assert.match(outboxLines().find((l) => l.level === 'info')!.line, /^1 sent/);
     } finally {
       await stop();
     }

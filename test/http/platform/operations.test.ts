@@ -157,10 +157,10 @@ describe('metrics switched off (SVC_METRICS_ENABLED=false)', () => {
   before(async () => { t = await createTestApp({ env: { SVC_METRICS_ENABLED: 'false' } }); });
   after(async () => { await t.close(); });
 
-  it('GET /metrics answers 404 NOT_FOUND', async () => {
+  it('GET /metrics answers 404 FEATURE_DISABLED naming the setting, as every switched-off feature does', async () => {
     await t.app.inject({ method: 'GET', url: '/health/live' });
     const res = await t.app.inject({ method: 'GET', url: '/metrics' });
     assert.equal(res.statusCode, 404);
-    assert.deepEqual(res.json(), { error: 'Not found', code: 'NOT_FOUND' });
+    assert.deepEqual(res.json(), { error: 'This feature is not enabled', code: 'FEATURE_DISABLED', details: { setting: 'SVC_METRICS_ENABLED' } });
   });
 });

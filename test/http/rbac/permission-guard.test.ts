@@ -4,7 +4,7 @@ import { assignRole, createPermission, createRole } from '../../factories/rbac.j
 import { createUser } from '../../factories/users.js';
 import { signIn } from '../../factories/sessions.js';
 import { createTestApp, type TestApp } from '../../helpers/test-app.js';
-import { account, grantDirect, PERMISSION_DENIED, UNAUTHORIZED } from './helpers.js';
+import { account, grantDirect, permissionDenied, UNAUTHORIZED } from './helpers.js';
 
 /** Every administrative route of this issue, with the permission SPEC.md gives it (`:id` is filled in per test). */
 const ROUTES: Array<{ method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'; path: string; permission: string }> = [
@@ -71,13 +71,13 @@ describe('permission guard', () => {
     }
   });
 
-  it('answers 403 PERMISSION_DENIED ({error, code} only) to a regular user on every administrative route, before reading the body', async () => {
+  it('answers 403 PERMISSION_DENIED naming the permission the route needs to a regular user on every administrative route, before reading the body', async () => {
     const regular = await account(t);
     for (const route of ROUTES) {
       const res = await t.api({ method: route.method, path: at(route.path, 1), token: regular.token,
         payload: route.method === 'GET' ? undefined : { unknown_field: true } });
       assert.equal(res.statusCode, 403, `${route.method} ${route.path}`);
-      assert.deepEqual(res.json(), PERMISSION_DENIED, `${route.method} ${route.path}`);
+      assert.deepEqual(res.json(), permissionDenied(route.permission), `${route.method} ${route.path}`);
     }
   });
 
@@ -92,7 +92,7 @@ describe('permission guard', () => {
       const other = ROUTES.find((r) => r.permission !== route.permission)!;
       const refused = await t.api({ method: other.method, path: at(other.path, MISSING), token: access_token,
         payload: other.method === 'GET' ? undefined : {} });
-      assert.deepEqual(refused.json(), PERMISSION_DENIED, `${route.permission} does not open ${other.method} ${other.path}`);
+      assert.deepEqual(refused.json(), permissionDenied(other.permission), `${route.permission} does not open ${other.method} ${other.path}`);
     }
   });
 
@@ -109,7 +109,7 @@ describe('permission guard', () => {
     await createRole(t.container.db, 'auditor', ['audit.view']);
     const user = await account(t, { roles: ['auditor'] });
     assert.equal((await t.api({ method: 'GET', path: 'admin/audit-logs/', token: user.token })).statusCode, 200);
-    assert.deepEqual((await t.api({ method: 'GET', path: 'admin/users/', token: user.token })).json(), PERMISSION_DENIED);
+    assert.deepEqual((await t.api({ method: 'GET', path: 'admin/users/', token: user.token })).json(), permissionDenied('users.view'));
   });
 
   it('grants every descendant of a held parent permission (a holder of the parent passes the child\'s check)', async () => {
@@ -124,7 +124,7 @@ describe('permission guard', () => {
     // audit.view is a child of admin.all; users.view a grandchild (admin.all > reports > users.view).
     assert.equal((await t.api({ method: 'GET', path: 'admin/audit-logs/', token: user.token })).statusCode, 200);
     assert.equal((await t.api({ method: 'GET', path: 'admin/users/', token: user.token })).statusCode, 200);
-    assert.deepEqual((await t.api({ method: 'GET', path: 'roles/', token: user.token })).json(), PERMISSION_DENIED);
+    assert.deepEqual((await t.api({ method: 'GET', path: 'roles/', token: user.token })).json(), permissionDenied('roles.view'));
   });
 
   it('does not grant a parent to the holder of a child', async () => {
@@ -135,16 +135,16 @@ describe('permission guard', () => {
     await createRole(t.container.db, 'auditor', ['audit.view']);
     const user = await account(t, { roles: ['auditor'] });
     assert.equal((await t.api({ method: 'GET', path: 'admin/audit-logs/', token: user.token })).statusCode, 200);
-    assert.deepEqual((await t.api({ method: 'GET', path: 'admin/users/', token: user.token })).json(), PERMISSION_DENIED);
+    assert.deepEqual((await t.api({ method: 'GET', path: 'admin/users/', token: user.token })).json(), permissionDenied('users.view'));
   });
 
   it('applies a change of grants to the very next request (permissions are resolved per request)', async () => {
     const user = await account(t);
-    assert.deepEqual((await t.api({ method: 'GET', path: 'roles/', token: user.token })).json(), PERMISSION_DENIED);
+    assert.deepEqual((await t.api({ method: 'GET', path: 'roles/', token: user.token })).json(), permissionDenied('roles.view'));
     await assignRole(t.container.db, user.id, 'admin');
     assert.equal((await t.api({ method: 'GET', path: 'roles/', token: user.token })).statusCode, 200);
     await t.container.db.deleteFrom('user_roles').where('user_id', '=', user.id).execute();
-    assert.deepEqual((await t.api({ method: 'GET', path: 'roles/', token: user.token })).json(), PERMISSION_DENIED);
+    assert.deepEqual((await t.api({ method: 'GET', path: 'roles/', token: user.token })).json(), permissionDenied('roles.view'));
   });
 
   it('refuses a restricted-scope token with 403 INSUFFICIENT_SCOPE even when the user holds the permission', async () => {

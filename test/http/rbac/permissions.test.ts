@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { createRole } from '../../factories/rbac.js';
 import { createTestApp, type TestApp } from '../../helpers/test-app.js';
-import { account, auditEvents, expectStatus, grantDirect, NOT_FOUND, PERMISSION_DENIED, type Account } from './helpers.js';
+import { account, auditEvents, expectStatus, grantDirect, NOT_FOUND, permissionDenied, type Account } from './helpers.js';
 
 const NOW = new Date('2025-03-01T10:00:00.000Z');
 const SYSTEM_CODES = ['applications.manage', 'applications.view', 'audit.view', 'dashboard.view', 'gdpr.admin', 'gdpr.process',
@@ -212,8 +212,8 @@ describe('permissions/', () => {
       assert.equal(child.parent.code, 'invoices');
       // Nothing of the parent came with it: the manager still may not place billing under a parent, nor delete it.
       const billing = await idOf('billing');
-      assert.deepEqual(expectStatus(await t.api({ method: 'PUT', path: `permissions/${billing}/`, token: manager.token, payload: { parent_code: 'invoices' } }), 403), PERMISSION_DENIED);
-      assert.deepEqual(expectStatus(await t.api({ method: 'DELETE', path: `permissions/${billing}/`, token: manager.token }), 403), PERMISSION_DENIED);
+      assert.deepEqual(expectStatus(await t.api({ method: 'PUT', path: `permissions/${billing}/`, token: manager.token, payload: { parent_code: 'invoices' } }), 403), permissionDenied('billing'));
+      assert.deepEqual(expectStatus(await t.api({ method: 'DELETE', path: `permissions/${billing}/`, token: manager.token }), 403), permissionDenied('billing'));
     });
 
     it('still refuses a create under an unknown parent with 400, and without permissions.manage with 403', async () => {
@@ -221,7 +221,7 @@ describe('permissions/', () => {
         { parent_code: ['Unknown permission code: nope.'] });
       const viewer = await account(t);
       await grantDirect(t, viewer.id, ['permissions.view', 'billing']);
-      assert.deepEqual(expectStatus(await create({ code: 'billing.edit', name: 'E', parent_code: 'billing' }, viewer.token), 403), PERMISSION_DENIED);
+      assert.deepEqual(expectStatus(await create({ code: 'billing.edit', name: 'E', parent_code: 'billing' }, viewer.token), 403), permissionDenied('permissions.manage'));
     });
 
     // see: #30 — editing needs permissions.manage only; placing under a parent also needs holding the permission
@@ -234,7 +234,7 @@ describe('permissions/', () => {
       expectStatus(await t.api({ method: 'PUT', path: `permissions/${billing}/`, token: root.token, payload: { parent_code: 'reports' } }), 200);
       assert.equal(expectStatus(await put({ parent_code: 'reports', name: 'Billing' }), 200).name, 'Billing', 'its parent unchanged: nothing granted');
       assert.equal(expectStatus(await put({ parent_code: null }), 200).parent, null, 'a root: taken from the parent\'s holders, granted to nobody');
-      assert.deepEqual(expectStatus(await t.api({ method: 'DELETE', path: `permissions/${billing}/`, token: manager.token }), 403), PERMISSION_DENIED);
+      assert.deepEqual(expectStatus(await t.api({ method: 'DELETE', path: `permissions/${billing}/`, token: manager.token }), 403), permissionDenied('billing'));
       const [event] = (await auditEvents(t, 'permission_updated')).filter((e) => e.actor_id === manager.id);
       assert.deepEqual(event?.details.fields, ['name', 'description']);
     });
@@ -245,7 +245,7 @@ describe('permissions/', () => {
       // Under one the manager holds, it would gain billing itself; under another, it would hand billing to that one's holders.
       for (const parent_code of ['reports', 'invoices', 'permissions.manage']) {
         const res = await t.api({ method: 'PUT', path: `permissions/${billing}/`, token: manager.token, payload: { parent_code, name: 'Mine' } });
-        assert.deepEqual(expectStatus(res, 403), PERMISSION_DENIED, parent_code);
+        assert.deepEqual(expectStatus(res, 403), permissionDenied('billing'), parent_code);
       }
       const after = expectStatus(await t.api({ method: 'GET', path: `permissions/${billing}/`, token: root.token }), 200);
       assert.deepEqual([after.parent, after.name], [null, 'Billing'], 'a refused move changes nothing, the name included');

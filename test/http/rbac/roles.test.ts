@@ -3,7 +3,7 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import { createPermission, createRole } from '../../factories/rbac.js';
 import { createUser } from '../../factories/users.js';
 import { createTestApp, type TestApp } from '../../helpers/test-app.js';
-import { account, auditEvents, expectStatus, grantDirect, NOT_FOUND, PERMISSION_DENIED, type Account } from './helpers.js';
+import { account, auditEvents, expectStatus, grantDirect, NOT_FOUND, permissionDenied, type Account } from './helpers.js';
 
 const NOW = new Date('2025-03-01T10:00:00.000Z');
 
@@ -201,27 +201,30 @@ describe('roles/', () => {
 
     it('creates a role with permissions it holds, and refuses one with a permission it does not hold', async () => {
       expectStatus(await as('POST', 'roles/', { code: 'mine', name: 'Mine', permission_codes: ['reports.view', 'reports.export'] }), 201);
-      assert.deepEqual(expectStatus(await as('POST', 'roles/', { code: 'theirs', name: 'T', permission_codes: ['reports.view', 'billing.view'] }), 403), PERMISSION_DENIED);
-      assert.deepEqual(expectStatus(await as('POST', 'roles/', { code: 'mgr', name: 'M', permission_codes: ['roles.manage', 'users.manage'] }), 403), PERMISSION_DENIED);
+      assert.deepEqual(expectStatus(await as('POST', 'roles/', { code: 'theirs', name: 'T', permission_codes: ['reports.view', 'billing.view'] }), 403), permissionDenied('billing.view'));
+      assert.deepEqual(expectStatus(await as('POST', 'roles/', { code: 'mgr', name: 'M', permission_codes: ['roles.manage', 'users.manage'] }), 403), permissionDenied('users.manage'));
       assert.equal(expectStatus(await api('GET', 'roles/?search=theirs'), 200).count, 0);
     });
 
     it('refuses to add, or remove, a permission it does not hold through PUT or roles/<id>/permissions/', async () => {
       const analyst = await roleId('analyst');
       const finance = await roleId('finance');
-      assert.deepEqual(expectStatus(await as('PUT', `roles/${analyst}/`, { permission_codes: ['reports.view', 'billing.view'] }), 403), PERMISSION_DENIED);
-      assert.deepEqual(expectStatus(await as('PUT', `roles/${finance}/`, { permission_codes: [] }), 403), PERMISSION_DENIED);
-      assert.deepEqual(expectStatus(await as('POST', `roles/${analyst}/permissions/`, { permission_codes: ['billing.view'] }), 403), PERMISSION_DENIED);
-      assert.deepEqual(expectStatus(await as('DELETE', `roles/${finance}/permissions/`, { permission_codes: ['billing.view'] }), 403), PERMISSION_DENIED);
+      assert.deepEqual(expectStatus(await as('PUT', `roles/${analyst}/`, { permission_codes: ['reports.view', 'billing.view'] }), 403), permissionDenied('billing.view'));
+      assert.deepEqual(expectStatus(await as('PUT', `roles/${finance}/`, { permission_codes: [] }), 403), permissionDenied('billing.view'));
+      assert.deepEqual(expectStatus(await as('POST', `roles/${analyst}/permissions/`, { permission_codes: ['billing.view'] }), 403), permissionDenied('billing.view'));
+      assert.deepEqual(expectStatus(await as('DELETE', `roles/${finance}/permissions/`, { permission_codes: ['billing.view'] }), 403), permissionDenied('billing.view'));
       assert.deepEqual(permissionCodes(expectStatus(await api('GET', `roles/${analyst}/permissions/`), 200)), ['reports.view']);
       assert.deepEqual(permissionCodes(expectStatus(await api('GET', `roles/${finance}/permissions/`), 200)), ['billing.view']);
     });
 
     it('refuses to make a role default, or delete it, unless it holds every permission of the role', async () => {
       const finance = await roleId('finance');
-      assert.deepEqual(expectStatus(await as('PUT', `roles/${finance}/`, { is_default: true }), 403), PERMISSION_DENIED);
-      assert.deepEqual(expectStatus(await as('DELETE', `roles/${finance}/`), 403), PERMISSION_DENIED);
-      assert.deepEqual(expectStatus(await as('PUT', `roles/${await roleId('admin')}/`, { is_default: true }), 403), PERMISSION_DENIED);
+      assert.deepEqual(expectStatus(await as('PUT', `roles/${finance}/`, { is_default: true }), 403), permissionDenied('billing.view'));
+      assert.deepEqual(expectStatus(await as('DELETE', `roles/${finance}/`), 403), permissionDenied('billing.view'));
+      const admin = expectStatus(await as('PUT', `roles/${await roleId('admin')}/`, { is_default: true }), 403);
+      assert.equal(admin.code, 'PERMISSION_DENIED');
+      assert.ok(admin.details.missing_permissions.includes('users.manage'), 'names what the role holds beyond the manager');
+      assert.ok(!admin.details.missing_permissions.includes('roles.manage'), 'and only that');
       assert.equal(expectStatus(await as('PUT', `roles/${await roleId('analyst')}/`, { is_default: true }), 200).is_default, true);
       assert.deepEqual(expectStatus(await as('DELETE', `roles/${await roleId('analyst')}/`), 200), { message: 'Role deleted' });
     });
@@ -235,7 +238,7 @@ describe('roles/', () => {
 
     it('assigning a role it can edit does not let it past a missing users.manage', async () => {
       const user = await createUser(t);
-      assert.deepEqual(expectStatus(await as('POST', `users/${user.id}/roles/`, { role_code: 'analyst' }), 403), PERMISSION_DENIED);
+      assert.deepEqual(expectStatus(await as('POST', `users/${user.id}/roles/`, { role_code: 'analyst' }), 403), permissionDenied('users.manage'));
       assert.deepEqual(expectStatus(await api('GET', `users/${user.id}/roles/`), 200).roles.map((r: { code: string }) => r.code), ['user']);
     });
   });

@@ -3,7 +3,7 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import { createPermission, createRole } from '../../factories/rbac.js';
 import { createUser, type TestUser } from '../../factories/users.js';
 import { createTestApp, type TestApp } from '../../helpers/test-app.js';
-import { account, auditEvents, expectStatus, grantDirect, NOT_FOUND, PERMISSION_DENIED, type Account } from './helpers.js';
+import { account, auditEvents, expectStatus, grantDirect, NOT_FOUND, permissionDenied, refusedBecause, type Account } from './helpers.js';
 
 describe('users/<id>/roles/ and users/<id>/permissions/', () => {
   let t: TestApp;
@@ -120,40 +120,42 @@ describe('users/<id>/roles/ and users/<id>/permissions/', () => {
 
     it('assigns a role whose permissions it holds (through a held parent), and refuses one it does not', async () => {
       expectStatus(await as('POST', `users/${target.id}/roles/`, { role_code: 'analyst' }), 200);
-      assert.deepEqual(expectStatus(await as('POST', `users/${target.id}/roles/`, { role_code: 'finance' }), 403), PERMISSION_DENIED);
-      assert.deepEqual(expectStatus(await as('POST', `users/${target.id}/roles/`, { role_code: 'admin' }), 403), PERMISSION_DENIED);
+      assert.deepEqual(expectStatus(await as('POST', `users/${target.id}/roles/`, { role_code: 'finance' }), 403), permissionDenied('billing.view'));
+      const admin = expectStatus(await as('POST', `users/${target.id}/roles/`, { role_code: 'admin' }), 403);
+      assert.equal(admin.code, 'PERMISSION_DENIED');
+      assert.ok(admin.details.missing_permissions.includes('roles.manage') && !admin.details.missing_permissions.includes('users.manage'));
       assert.deepEqual(expectStatus(await api('GET', `users/${target.id}/roles/`), 200).roles.map((r: { code: string }) => r.code), ['analyst', 'user']);
     });
 
     it('refuses to remove a role granting permissions it does not hold', async () => {
       expectStatus(await api('POST', `users/${target.id}/roles/`, { role_code: 'finance' }), 200);
-      assert.deepEqual(expectStatus(await as('DELETE', `users/${target.id}/roles/?role_code=finance`), 403), PERMISSION_DENIED);
+      assert.deepEqual(expectStatus(await as('DELETE', `users/${target.id}/roles/?role_code=finance`), 403), permissionDenied('billing.view'));
     });
 
     it('grants and removes direct permissions it holds, and refuses others', async () => {
       expectStatus(await as('POST', `users/${target.id}/permissions/`, { permission_codes: ['reports.view'] }), 200);
-      assert.deepEqual(expectStatus(await as('POST', `users/${target.id}/permissions/`, { permission_codes: ['reports', 'billing.view'] }), 403), PERMISSION_DENIED);
-      assert.deepEqual(expectStatus(await as('POST', `users/${target.id}/permissions/`, { permission_codes: ['users.manage', 'roles.manage'] }), 403), PERMISSION_DENIED);
+      assert.deepEqual(expectStatus(await as('POST', `users/${target.id}/permissions/`, { permission_codes: ['reports', 'billing.view'] }), 403), permissionDenied('billing.view'));
+      assert.deepEqual(expectStatus(await as('POST', `users/${target.id}/permissions/`, { permission_codes: ['users.manage', 'roles.manage'] }), 403), permissionDenied('roles.manage'));
       await grantDirect(t, target.id, ['billing.view']);
-      assert.deepEqual(expectStatus(await as('DELETE', `users/${target.id}/permissions/`, { permission_codes: ['billing.view'] }), 403), PERMISSION_DENIED);
+      assert.deepEqual(expectStatus(await as('DELETE', `users/${target.id}/permissions/`, { permission_codes: ['billing.view'] }), 403), permissionDenied('billing.view'));
       expectStatus(await as('DELETE', `users/${target.id}/permissions/`, { permission_codes: ['reports.view'] }), 200);
       assert.deepEqual(expectStatus(await api('GET', `users/${target.id}/permissions/`), 200).direct_permissions.map((p: { code: string }) => p.code), ['billing.view']);
     });
 
     it('refuses every change to its own roles and direct permissions, even for a superuser', async () => {
       for (const actor of [manager, root]) {
-        assert.deepEqual(expectStatus(await api('POST', `users/${actor.id}/roles/`, { role_code: 'user' }, actor.token), 403), PERMISSION_DENIED);
-        assert.deepEqual(expectStatus(await api('DELETE', `users/${actor.id}/roles/?role_code=user`, undefined, actor.token), 403), PERMISSION_DENIED);
-        assert.deepEqual(expectStatus(await api('POST', `users/${actor.id}/permissions/`, { permission_codes: ['reports'] }, actor.token), 403), PERMISSION_DENIED);
-        assert.deepEqual(expectStatus(await api('DELETE', `users/${actor.id}/permissions/`, { permission_codes: ['reports'] }, actor.token), 403), PERMISSION_DENIED);
+        assert.deepEqual(expectStatus(await api('POST', `users/${actor.id}/roles/`, { role_code: 'user' }, actor.token), 403), refusedBecause('own_account'));
+        assert.deepEqual(expectStatus(await api('DELETE', `users/${actor.id}/roles/?role_code=user`, undefined, actor.token), 403), refusedBecause('own_account'));
+        assert.deepEqual(expectStatus(await api('POST', `users/${actor.id}/permissions/`, { permission_codes: ['reports'] }, actor.token), 403), refusedBecause('own_account'));
+        assert.deepEqual(expectStatus(await api('DELETE', `users/${actor.id}/permissions/`, { permission_codes: ['reports'] }, actor.token), 403), refusedBecause('own_account'));
       }
       assert.deepEqual(expectStatus(await as('GET', `users/${manager.id}/roles/`), 200).roles.map((r: { code: string }) => r.code), ['user']);
     });
 
     it('refuses any change to a superuser\'s grants unless the actor is a superuser', async () => {
       const other = await createUser(t, { is_superuser: true });
-      assert.deepEqual(expectStatus(await as('POST', `users/${other.id}/roles/`, { role_code: 'analyst' }), 403), PERMISSION_DENIED);
-      assert.deepEqual(expectStatus(await as('POST', `users/${other.id}/permissions/`, { permission_codes: ['reports'] }), 403), PERMISSION_DENIED);
+      assert.deepEqual(expectStatus(await as('POST', `users/${other.id}/roles/`, { role_code: 'analyst' }), 403), refusedBecause('superuser_required'));
+      assert.deepEqual(expectStatus(await as('POST', `users/${other.id}/permissions/`, { permission_codes: ['reports'] }), 403), refusedBecause('superuser_required'));
       expectStatus(await api('POST', `users/${other.id}/roles/`, { role_code: 'analyst' }), 200);
     });
   });

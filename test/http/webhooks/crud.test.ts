@@ -4,7 +4,7 @@ import { loadConfig } from '../../../src/config/load.js';
 import { WEBHOOK_EVENTS } from '../../../src/modules/webhooks/events.js';
 import { createTestApp, type TestApp } from '../../helpers/test-app.js';
 import { agentApi, delegate } from '../agents/helpers.js';
-import { NOT_FOUND, PERMISSION_DENIED, UNAUTHORIZED } from '../rbac/helpers.js';
+import { NOT_FOUND, permissionDenied, UNAUTHORIZED } from '../rbac/helpers.js';
 import { account, type Account, createWebhook, expectStatus, freshStart, startReceiving, stopReceiving } from './helpers.js';
 import type { WebhookReceiver } from './receiver.js';
 
@@ -44,7 +44,7 @@ describe('webhooks/', () => {
         ['PUT', 'webhooks/1/'], ['DELETE', 'webhooks/1/'], ['POST', 'webhooks/1/test/'], ['GET', 'webhooks/1/deliveries/'],
         ['POST', 'webhooks/1/deliveries/1/replay/']] as const) {
         assert.deepEqual(expectStatus(await api(method, path, user.token, method === 'GET' || method === 'DELETE' ? undefined : {}), 403),
-          PERMISSION_DENIED, `${method} ${path}`);
+          permissionDenied('webhooks.manage'), `${method} ${path}`);
       }
       const admins = await t.container.db.selectFrom('role_permissions as rp').innerJoin('roles as r', 'r.id', 'rp.role_id')
         .innerJoin('permissions as p', 'p.id', 'rp.permission_id').select('p.code').where('r.code', '=', 'admin').execute();
