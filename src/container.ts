@@ -154,7 +154,7 @@ export async function buildContainer(opts: ContainerOptions) {
   const permissions = createPermissionService({ db, clock, audit });
   const roles = createRoleService({ db, clock, audit });
   const userGrants = createUserGrantsService({ db, audit, rbac });
-  const adminUsers = createAdminUserService({ db, clock, audit, rbac, sessions, events });
+  const adminUsers = createAdminUserService({ db, clock, audit, rbac, sessions, events, twofactor, notices });
   const security = createSecurityService({ db, clock, audit, sessions });
   const socialAccounts = createSocialAccountService({ db, audit });
   const deletionCompletion = createDeletionCompletionService({ db, clock, config, audit, outbox, events });

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { readEnvironment } from '../config/env.js';
 import { describeFailure, print, UsageError } from './output.js';
 import { APP_CREATE_USAGE, HELP, KEYS_USAGE, USER_CREATE_USAGE, USERS_IMPORT_USAGE } from './usage.js';
+import { KEYS_ROTATE_ENCRYPTION_USAGE, USER_RESET_2FA_USAGE } from './usage.js';
 
 // Commands load the server and database code; importing them lazily keeps `--help` and usage errors quick.
 const commands = {
@@ -10,6 +11,7 @@ const commands = {
   jobs: () => import('./commands/jobs.js'),
   keys: () => import('./commands/keys.js'),
   quickstart: () => import('./commands/quickstart.js'),
+  secrets: () => import('./commands/secrets.js'),
   users: () => import('./commands/users.js'),
 };
 
@@ -76,6 +78,11 @@ async function run(argv: string[]): Promise<void> {
     }
     case 'user': {
       if (isHelp(sub)) { print(HELP); return; }
+      if (sub === 'reset-2fa') {
+        const { values, positionals } = parse(rest, {}, USER_RESET_2FA_USAGE);
+        if (wantsHelp(values)) return;
+        return (await commands.secrets()).userReset2faCommand(env, positionals);
+      }
       if (sub !== 'create') throw new UsageError(`usage: gatehouse ${USER_CREATE_USAGE}`);
       const { values } = parse(rest, {
         email: { type: 'string' }, password: { type: 'string' }, phone: { type: 'string' },
@@ -117,6 +124,12 @@ async function run(argv: string[]): Promise<void> {
         const { values } = parse(rest, { json: { type: 'boolean' } }, 'keys list [--json]');
         if (wantsHelp(values)) return;
         return (await commands.keys()).keysListCommand(env, { json: Boolean(values.json) });
+      }
+      if (sub === 'rotate-encryption') {
+        const { values } = parse(rest, { from: { type: 'string' }, to: { type: 'string' } }, KEYS_ROTATE_ENCRYPTION_USAGE);
+        if (wantsHelp(values)) return;
+        return (await commands.secrets()).keysRotateEncryptionCommand(env, { from: values.from as string | undefined,
+          to: values.to as string | undefined });
       }
       if (sub !== 'rotate') throw new UsageError(`usage: gatehouse ${KEYS_USAGE}`);
       const { values } = parse(rest, {}, 'keys rotate');
