@@ -60,6 +60,9 @@ import { createPasskeyAuthenticationService } from './modules/passkeys/authentic
 import { createPasskeyCredentialService } from './modules/passkeys/credentials.service.js';
 import { createPasskeyRegistrationService } from './modules/passkeys/registration.service.js';
 import { createTwoFactorService } from './modules/twofactor/twofactor.service.js';
+import { backupCodeKeyOf } from './modules/encryption/backup-code-key.js';
+import { createKeyRotationService } from './modules/encryption/rotation.service.js';
+import { sealersOf, sealingSecretOf } from './modules/encryption/sealers.js';
 import { createUserImportService } from './modules/users/import.service.js';
 import { createSecurityNoticeService } from './modules/users/security-notices.service.js';
 import { createUserService } from './modules/users/users.service.js';
@@ -68,7 +71,7 @@ import { createWebhookEvents } from './modules/webhooks/webhook-events.service.j
 import { createWebhookService } from './modules/webhooks/webhooks.service.js';
 import { createOutboxService } from './notifications/outbox.service.js';
 import { createNotifier, type Notifier } from './notifications/senders.js';
-import { createSealer, deriveKey } from './security/seal.js';
+import { deriveKey } from './security/seal.js';
 import { createArgon2Hasher, defaultHashConcurrency, PRODUCTION_ARGON2, type PasswordHasher } from './security/password-hash.js';
 
 export interface ContainerOptions {
@@ -91,7 +94,9 @@ export async function buildContainer(opts: ContainerOptions) {
   const hasher = opts.hasher ?? await createArgon2Hasher(PRODUCTION_ARGON2,
     config.PASSWORD_HASH_CONCURRENCY || defaultHashConcurrency());
   const redis = opts.redis ?? null;
-  const secretKey = config.ENCRYPTION_KEY ?? config.JWT_SECRET_KEY!;
+  const secretKey = sealingSecretOf(config);
+  // One key per use of the encryption key (modules/encryption/sealers.ts); start-up proves it opens what is stored.
+  const sealers = sealersOf(secretKey);
   const onError = opts.onError ?? ((m: string) => process.stderr.write(`${m}\n`));
   const stats = createOpsStats();
   const lifecycle = createLifecycle();
@@ -101,11 +106,11 @@ export async function buildContainer(opts: ContainerOptions) {
     onError: throttled(onError, 60_000, () => clock.now().getTime()) });
   const { notifier: configuredNotifier, inbox } = createNotifier(config);
   const outbox = createOutboxService({ db, clock, config, notifier: opts.notifier ?? configuredNotifier,
-    sealer: createSealer(deriveKey(secretKey, 'outbox')), onError });
+    sealer: sealers.outbox, onError });
 
   const audit = createAuditService({ db, clock, config });
   // Webhook events are written in the transactions of the changes they report, and sent after commit.
-  const webhookSealer = createSealer(deriveKey(secretKey, 'webhooks'));
+  const webhookSealer = sealers.webhooks;
   const webhookDelivery = createWebhookDeliveryService({ db, clock, sealer: webhookSealer, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_URLS,
     onError: throttled(onError, 60_000, () => clock.now().getTime()) });
   const events = createWebhookEvents({ db, clock, onEnqueued: webhookDelivery.kickSoon, changes });
@@ -119,7 +124,7 @@ export async function buildContainer(opts: ContainerOptions) {
   const users = createUserService({ db, clock, hasher, passwords, events });
   const rbac = createRbacService({ db });
   // Access-token signing keys; a superseded key verifies until the longest token it may have signed has expired.
-  const keys = createKeyService({ db, clock, config, changes, sealer: createSealer(deriveKey(secretKey, 'signing-keys')),
+  const keys = createKeyService({ db, clock, config, changes, sealer: sealers['signing-keys'],
     longestTokenLifetime: Math.max(config.JWT_ACCESS_TOKEN_LIFETIME, ADMIN_SETUP_TOKEN_LIFETIME), onError });
   // What a person delegated ends with their sessions: the session service revokes it in the same transaction.
   const delegations = createDelegationService({ clock, audit });
@@ -128,7 +133,7 @@ export async function buildContainer(opts: ContainerOptions) {
   const lockout = createLockoutService({ db, clock, config, audit, events });
   const notices = createSecurityNoticeService({ clock, outbox });
   const twofactor = createTwoFactorService({ db, clock, config, verifyPassword: users.verifyPassword, audit, lockout,
-    sealer: createSealer(deriveKey(secretKey, 'totp')), codeKey: deriveKey(secretKey, 'backup-codes'), events, notices });
+    sealer: sealers.totp, codeKey: backupCodeKeyOf(db, secretKey, sealers), events, notices });
   const deletion = createDeletionService({ db, clock, config, audit, lockout, sessions, outbox, verifyPassword: users.verifyPassword,
     verifySecondFactor: twofactor.verifyLoginCode, events });
   const members = createMemberService({ db, clock, config, audit, events });
@@ -150,7 +155,7 @@ export async function buildContainer(opts: ContainerOptions) {
   const permissions = createPermissionService({ db, clock, audit });
   const roles = createRoleService({ db, clock, audit });
   const userGrants = createUserGrantsService({ db, audit, rbac });
-  const adminUsers = createAdminUserService({ db, clock, audit, rbac, sessions, events });
+  const adminUsers = createAdminUserService({ db, clock, audit, rbac, sessions, events, twofactor, notices });
   const security = createSecurityService({ db, clock, audit, sessions });
   const socialAccounts = createSocialAccountService({ db, audit });
   const deletionCompletion = createDeletionCompletionService({ db, clock, config, audit, outbox, events });
@@ -174,7 +179,7 @@ export async function buildContainer(opts: ContainerOptions) {
   const social = createSocialService({ db, clock, config, providers: parseSocialProviders(config.SOCIAL_PROVIDERS), oidc, oauth2, socialLogin,
     onProviderError: throttled((provider: string, reason: string) => onError(`social provider ${provider} failed: ${reason}`), 60_000,
       () => clock.now().getTime()) });
-  const socialBrowser = createSocialBrowserService({ db, clock, config, sealer: createSealer(deriveKey(secretKey, 'social-login')),
+  const socialBrowser = createSocialBrowserService({ db, clock, config, sealer: sealers['social-login'],
     applications, social, oidc, oauth2, socialLogin });
   const passkeyRegistration = createPasskeyRegistrationService({ db, clock, config, audit, notices });
   const passkeyAuthentication = createPasskeyAuthenticationService({ db, clock, config, audit, login });
@@ -201,6 +206,8 @@ export async function buildContainer(opts: ContainerOptions) {
     stats,
     lifecycle,
     inbox,
+    /** What seals, one sealer per use: the start-up key check opens stored values with them. */
+    sealers,
     services: {
       outbox, applications, audit, users, rbac, keys, sessions, bearer, lockout, login, registration, reauth, auth, profile,
       otpLogin, magicLinks,
@@ -209,6 +216,7 @@ export async function buildContainer(opts: ContainerOptions) {
       organizations, members, invitations, dashboard, deletion, dataExport, agentAuth, agentTokens, delegations, pendingActions, authorize, agentUsage, agentActivity,
       webhooks, webhookDelivery, webhookEvents: events,
       userImport: createUserImportService({ db, clock, hasher, audit, events }),
+      keyRotation: createKeyRotationService({ db, clock, audit }),
     },
   };
 }

@@ -1,8 +1,10 @@
-import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
-import { embeddedDataDir, loadConfig, type Env, type LoadedConfig } from './config/load.js';
+import { debugSecretsFileOf, withDebugSecrets } from './config/debug-secrets.js';
+import { ConfigError, embeddedDataDir, loadConfig, type Env, type LoadedConfig } from './config/load.js';
 import { buildContainer, type Container } from './container.js';
 import { systemClock } from './core/clock.js';
 import { throttled } from './core/throttle.js';
@@ -14,6 +16,7 @@ import { openRedis } from './db/redis.js';
 import { seed, seedOptionsOf } from './db/seed/seed.js';
 import { trackConnections, type ConnectionDrain } from './http/drain.js';
 import { startScheduler } from './jobs/scheduler.js';
+import { checkEncryptionKey, keySettingOf } from './modules/encryption/key-check.js';
 
 export interface Runtime {
   loaded: LoadedConfig;
@@ -29,6 +32,12 @@ export interface RuntimeOptions {
   boundQueries?: boolean;
   /** Where database connection errors are reported (at most one line a minute); `warn` by default. */
   logDatabaseError?: (m: string) => void;
+  /**
+   * Without SVC_DEBUG, take a data directory that `npm start` made (it holds debug-secrets.json) as a debug one: so the
+   * one-shot commands run beside it find its settings. On by default; `serve` turns it off, so that a server never
+   * goes into debug mode unasked.
+   */
+  adoptDebugDataDir?: boolean;
 }
 
 /** A lost connection repeats for every pooled connection during an outage: one line a minute says it. */
@@ -36,11 +45,28 @@ const DATABASE_ERROR_LOG_INTERVAL_MS = 60_000;
 
 const warnOnStderr = (m: string) => { process.stderr.write(`warning: ${m}\n`); };
 
+/**
+ * The settings of `env`, completed in debug mode by the data directory's debug secrets (config/debug-secrets.ts). A
+ * setting missing outside debug mode, in a directory that `npm start` made, is reported with what to do.
+ */
+export function loadSettings(env: Env, opts: { adoptDebugDataDir?: boolean } = {}): LoadedConfig {
+  const resolved = withDebugSecrets(env, { adoptDebug: opts.adoptDebugDataDir ?? true });
+  try {
+    const loaded = loadConfig(resolved.env);
+    return { ...loaded, warnings: [...resolved.warnings, ...loaded.warnings], debugSecrets: resolved.secrets };
+  } catch (err) {
+    const file = debugSecretsFileOf(env);
+    if (!(err instanceof ConfigError) || !err.message.startsWith('Missing setting') || !file || !existsSync(file)) throw err;
+    throw new ConfigError(`${err.message}; ${dirname(file)} holds the data of \`npm start\` in debug mode, whose secrets are in `
+      + `${file}: run \`npm start\`, or set SVC_DEBUG=true to use them`);
+  }
+}
+
 /** loadConfig → openDatabase → (Redis) → buildContainer. Used by the server and by every CLI command. */
 export async function openRuntime(env: Env, opts: RuntimeOptions = {}): Promise<Runtime> {
   const dataDir = embeddedDataDir(env);
   if (dataDir) refuseHeldDir(resolve(dataDir));
-  const loaded = loadConfig(env);
+  const loaded = loadSettings(env, opts);
   const warn = opts.warn ?? warnOnStderr;
   for (const w of loaded.warnings) warn(w);
   const logDatabaseError = opts.logDatabaseError ?? warn;
@@ -66,6 +92,24 @@ export async function openRuntime(env: Env, opts: RuntimeOptions = {}): Promise<
     redis?.disconnect();
     throw err;
   }
+}
+
+/**
+ * Proves that the encryption key opens what the database stores (modules/encryption/key-check.ts): at every server
+ * start (`write`: the first one stores the check value), and before a command seals something new.
+ */
+export function checkStoredKey(runtime: Runtime, opts: { write: boolean; warn?: (m: string) => void }) {
+  const { loaded, container } = runtime;
+  const { config, sources } = loaded;
+  // Debug mode without a kept secret (PostgreSQL, memory://) draws one per process: losing what it sealed is expected.
+  const ephemeral = config.DEBUG && sources.JWT_SECRET_KEY === 'derived' && config.ENCRYPTION_KEY === null;
+  return checkEncryptionKey(container.db, container.sealers, {
+    write: opts.write,
+    lenient: ephemeral ? 'ephemeral' : loaded.debugSecrets?.created ? 'new-debug-secrets' : false,
+    setting: keySettingOf(loaded),
+    warn: opts.warn ?? warnOnStderr,
+    now: container.clock.now(),
+  });
 }
 
 export interface ServeOptions {
@@ -94,12 +138,14 @@ export async function serve(env: Env, opts: ServeOptions): Promise<void> {
   const runtime = await openRuntime(env, {
     redis: true,
     boundQueries: true,
+    adoptDebugDataDir: false,
     // Into the server's JSON logs once the app exists; on stderr before (while migrating).
     logDatabaseError: (m) => (app ? app.log.warn(m) : warnOnStderr(m)),
   });
   const { config } = runtime.loaded;
   try {
     if (opts.migrate) await migrateAndSeed(runtime);
+    await checkStoredKey(runtime, { write: true });
     await opts.beforeListen?.(runtime);
     app = await buildApp(runtime.container);
     connections = trackConnections(app.server);

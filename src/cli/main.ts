@@ -4,6 +4,7 @@ import { readEnvironment } from '../config/env.js';
 import { readStdin, setExitCode } from './context.js';
 import { describeFailure, print, UsageError } from './output.js';
 import { APP_CREATE_USAGE, APP_REGENERATE_USAGE, helpFor, KEYS_USAGE, USER_CREATE_USAGE, USERS_IMPORT_USAGE } from './usage.js';
+import { KEYS_ROTATE_ENCRYPTION_USAGE, USER_RESET_2FA_USAGE } from './usage.js';
 
 // Commands load the server and database code; importing them lazily keeps `--help` and usage errors quick.
 const commands = {
@@ -13,6 +14,7 @@ const commands = {
   jobs: () => import('./commands/jobs.js'),
   keys: () => import('./commands/keys.js'),
   quickstart: () => import('./commands/quickstart.js'),
+  secrets: () => import('./commands/secrets.js'),
   users: () => import('./commands/users.js'),
 };
 
@@ -87,6 +89,10 @@ async function run(argv: string[]): Promise<void> {
       });
     }
     case 'user': {
+      if (sub === 'reset-2fa') {
+        const { positionals } = parse(rest, {}, USER_RESET_2FA_USAGE);
+        return (await commands.secrets()).userReset2faCommand(env, positionals);
+      }
       if (sub !== 'create') throw new UsageError(`usage: gatehouse ${USER_CREATE_USAGE}`);
       const { values } = parse(rest, {
         // --password is parsed only to be refused with a message saying what to use instead.
@@ -127,6 +133,11 @@ async function run(argv: string[]): Promise<void> {
       if (sub === 'list') {
         const { values } = parse(rest, { json: { type: 'boolean' } }, 'keys list [--json]');
         return (await commands.keys()).keysListCommand(env, { json: Boolean(values.json) });
+      }
+      if (sub === 'rotate-encryption') {
+        const { values } = parse(rest, { from: { type: 'string' }, to: { type: 'string' } }, KEYS_ROTATE_ENCRYPTION_USAGE);
+        return (await commands.secrets()).keysRotateEncryptionCommand(env, { from: values.from as string | undefined,
+          to: values.to as string | undefined });
       }
       if (sub !== 'rotate') throw new UsageError(`usage: gatehouse ${KEYS_USAGE}`);
       parse(rest, {}, 'keys rotate');
@@ -171,7 +182,9 @@ export async function runCommand(argv: string[]): Promise<void> {
 }
 
 export async function main(argv: string[]): Promise<void> {
-  if (!RUN_HERE.has(argv[0]) && !argv.includes('--help') && !argv.includes('-h')) {
+  // Re-sealing the stored secrets needs the server stopped: it runs here, and says so while a server holds the database.
+  const needsServerStopped = argv[0] === 'keys' && argv[1] === 'rotate-encryption';
+  if (!RUN_HERE.has(argv[0]) && !needsServerStopped && !argv.includes('--help') && !argv.includes('-h')) {
     const { runInServer, serverChannel } = await import('./channel.js');
     const channel = serverChannel(readEnvironment());
     if (channel !== null) {

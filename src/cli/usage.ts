@@ -80,6 +80,10 @@ export const COMMANDS: Record<string, CommandHelp> = {
       ['--json', 'print {"id","email"} (and "password" with --generate-password)'],
     ],
   },
+  'user reset-2fa': {
+    usage: 'user reset-2fa EMAIL',
+    summary: 'remove an account\'s second factor (lost authenticator): its sessions end, it is told',
+  },
   'users import': {
     usage: 'users import FILE [--format jsonl] [--dry-run] [--update]',
     summary: 'import users (JSON lines) with their password hashes from another system',
@@ -102,6 +106,12 @@ export const COMMANDS: Record<string, CommandHelp> = {
     summary: 'list the signing keys with their state (active, verifying, retired), by the kid tokens carry',
     options: [['--json', 'print one JSON array of the keys']],
   },
+  'keys rotate-encryption': {
+    usage: 'keys rotate-encryption [--from OLD] --to NEW',
+    summary: 're-seal every stored secret (TOTP, backup-code key, webhook secrets, signing keys) with a new SVC_ENCRYPTION_KEY',
+    details: 'In one transaction, with the server stopped; --from defaults to the key in use.',
+    options: [['--from OLD', 'the key the secrets are sealed with now'], ['--to NEW', 'the new SVC_ENCRYPTION_KEY (required)']],
+  },
 };
 
 const usageOf = (name: string) => COMMANDS[name]!.usage;
@@ -109,7 +119,9 @@ const usageOf = (name: string) => COMMANDS[name]!.usage;
 export const APP_CREATE_USAGE = usageOf('app create');
 export const APP_REGENERATE_USAGE = usageOf('app regenerate');
 export const USER_CREATE_USAGE = usageOf('user create');
-export const KEYS_USAGE = `${usageOf('keys rotate')} | ${usageOf('keys list')}`;
+export const KEYS_USAGE = `${usageOf('keys rotate')} | ${usageOf('keys list')} | ${usageOf('keys rotate-encryption')}`;
+export const KEYS_ROTATE_ENCRYPTION_USAGE = usageOf('keys rotate-encryption');
+export const USER_RESET_2FA_USAGE = usageOf('user reset-2fa');
 export const USERS_IMPORT_USAGE = usageOf('users import');
 
 const GROUPS = new Set(Object.keys(COMMANDS).filter((n) => n.includes(' ')).map((n) => n.split(' ')[0]!));
@@ -120,6 +132,7 @@ function listing(entries: Array<[string, string]>, width: number): string {
     ? `  ${left.padEnd(width)}${right}`
     : `  ${left}\n  ${' '.repeat(width)}${right}`)).join('\n');
 }
+
 
 export const HELP = `Usage: gatehouse <command> [options]
 

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
+import type { DebugSecrets } from './debug-secrets.js';
 import { ConfigError } from './errors.js';
 import { PRESETS } from './presets.js';
 import { privateKeyProblem } from '../security/signing-keys.js';
@@ -16,6 +17,8 @@ export interface LoadedConfig {
   preset: PresetName;
   sources: Record<SettingKey, Source>;
   warnings: string[];
+  /** Set by openRuntime when the data directory's debug secrets were used (config/debug-secrets.ts). */
+  debugSecrets?: DebugSecrets | null;
 }
 
 const MIN_JWT_SECRET_BYTES = 32;
@@ -91,6 +94,18 @@ export function embeddedDataDir(env: Env): string | null {
   return dir === 'memory://' ? null : dir;
 }
 
+/**
+ * One setting as given in `env` (its `SVC_` name or an alias), parsed; undefined when it is not set or malformed (the
+ * loader reports a malformed value). For what must be known before loading: where the data directory is, and whether
+ * debug mode was asked for (config/debug-secrets.ts).
+ */
+export function explicitSetting<K extends SettingKey>(env: Env, key: K): Config[K] | undefined {
+  const def = SETTINGS[key] as SettingDef;
+  const found = explicitValue(env, key, def);
+  if (!found) return undefined;
+  try { return parseValue(key, def, found.raw, found.name) as Config[K]; } catch { return undefined; }
+}
+
 /** Resolves every setting as default ← preset ← explicit environment, then checks the invariants. */
 export function loadConfig(env: Env): LoadedConfig {
   const values: Record<string, unknown> = {};
@@ -148,10 +163,14 @@ function checkInvariants(values: Record<string, unknown>, sources: Record<Settin
   } else if (secret === null) {
     values.JWT_SECRET_KEY = randomBytes(48).toString('base64url');
     sources.JWT_SECRET_KEY = 'derived';
-    if (!asymmetric) warnings.push('SVC_JWT_SECRET_KEY is not set: using an ephemeral secret; every token becomes invalid on restart');
-    else if (values.ENCRYPTION_KEY === null) {
+    // Only with PostgreSQL or `memory://`: on the embedded database on disk, openRuntime fills both from the data
+    // directory's debug-secrets.json before loading (config/debug-secrets.ts).
+    if (!asymmetric) {
+      warnings.push('SVC_JWT_SECRET_KEY is not set: using an ephemeral secret; on restart every token becomes invalid, and '
+        + 'the TOTP secrets, backup codes and webhook secrets stored meanwhile cannot be used');
+    } else if (values.ENCRYPTION_KEY === null) {
       warnings.push('SVC_ENCRYPTION_KEY is not set: using an ephemeral key; stored signing keys cannot be decrypted after a restart, '
-        + 'so a new one signs and earlier tokens become invalid');
+        + 'so a new one signs and earlier tokens become invalid (TOTP secrets and webhook secrets are lost likewise)');
     }
   }
   checkSigning(values, sources, warnings);

@@ -53,7 +53,7 @@ export const SETTINGS = {
   HOST: str('127.0.0.1', 'Listen address.'),
   PORT: int(8000, 'Listen port (`PORT` is honoured too).', { aliases: ['PORT'], min: 0, max: 65535 }),
   API_PREFIX: str('/api/v1/auth/', 'Where the API is mounted; starts and ends with `/`.'),
-  DEBUG: bool(false, 'Debug mode: ephemeral JWT secret allowed, rate limits ×10, `development` preset by default. `npm start` turns it on.'),
+  DEBUG: bool(false, 'Debug mode: secrets generated when unset (kept in `$SVC_DATA_DIR/debug-secrets.json` with the embedded database), rate limits ×10, `development` preset by default. `npm start` turns it on.'),
   SHORTCUT_SECURE_MODE: oneOf<PresetName>('medium', PRESET_NAMES, 'Security preset setting many values at once; every value stays overridable.', { defaultLabel: '`development` in debug, else `medium`' }),
   TRUSTED_PROXIES: list([], 'Comma-separated proxy addresses or CIDRs whose `X-Forwarded-For` is trusted.'),
   BODY_LIMIT: int(65536, 'Largest accepted request body in bytes.', { min: 1024 }),
@@ -76,7 +76,7 @@ export const SETTINGS = {
   // Applications and tokens
   APPLICATION_AUTH_ENABLED: bool(true, 'Check `X-Access-Key`/`X-Access-Secret` on every API request; cannot be off outside debug.'),
   JWT_SECRET_KEY: secret('Access-token signing secret for HS256, at least 32 bytes; required outside debug with HS256 '
-    + '(debug generates an ephemeral one).'),
+    + '(debug generates one: kept in `$SVC_DATA_DIR/debug-secrets.json` with the embedded database, new at each start otherwise).'),
   JWT_ALGORITHM: oneOf('HS256', ['HS256', 'EdDSA', 'ES256', 'RS256'] as const, 'Access-token signing algorithm: `HS256` with '
     + 'SVC_JWT_SECRET_KEY, or `EdDSA` (Ed25519), `ES256` (P-256), `RS256` (RSA) with public keys at `/.well-known/jwks.json` '
     + '(docs/resource-servers.md).'),
@@ -101,8 +101,9 @@ export const SETTINGS = {
     + 'application headers: there a refresh token of a confidential application is redeemed without its secret, so turn it on '
     + 'knowingly. In cookie mode the cookie\'s Path becomes `/` so the browser sends it there.'),
   TOKEN_BLACKLIST_ENABLED: bool(true, 'Blacklist access tokens on logout.'),
-  ENCRYPTION_KEY: secret('Key for secrets encrypted at rest (TOTP, signing keys); derived from the JWT secret when unset; required outside '
-    + 'debug with EdDSA, ES256 or RS256.'),
+  ENCRYPTION_KEY: secret('Key for secrets encrypted at rest (TOTP, webhook secrets, signing keys); derived from the JWT secret when '
+    + 'unset; required outside debug with EdDSA, ES256 or RS256. Start-up refuses a key that cannot open what is stored; change it with '
+    + '`gatehouse keys rotate-encryption`.'),
   // Login protection
   RATE_LIMITING_ENABLED: bool(true, 'Per-IP rate limits on sensitive endpoints.'),
   ACCOUNT_LOCKOUT_ENABLED: bool(true, 'Lock accounts after repeated failed checks.'),

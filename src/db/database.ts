@@ -550,6 +550,16 @@ export interface WebhooksTable {
   updated_at: DefaultTimestamp;
 }
 
+/**
+ * Values sealed with the encryption key itself rather than data (modules/encryption): `key-check`, a known text whose
+ * opening proves the key at start-up, and `backup-code-key`, the HMAC key of the backup codes.
+ */
+export interface SealedValuesTable {
+  name: 'key-check' | 'backup-code-key';
+  sealed: string;
+  updated_at: DefaultTimestamp;
+}
+
 /** A fixed-window request counter shared by the instances when Redis does not hold it (http/rate-limit.ts). */
 export interface RateLimitCountersTable {
   /** `<prefix>rl:<limit name>:<window ms>:<client IP>`, as the Redis key. */
@@ -643,6 +653,7 @@ export interface DatabaseSchema {
   webhook_delivery_attempts: WebhookDeliveryAttemptsTable;
   rate_limit_counters: RateLimitCountersTable;
   invitation_sends: InvitationSendsTable;
+  sealed_values: SealedValuesTable;
 }
 
 export type Db = Kysely<DatabaseSchema>;

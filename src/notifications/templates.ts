@@ -6,10 +6,10 @@ import { MAX_USER_TEXT, plainLine } from './plain-line.js';
  */
 export type Purpose = 'otp' | 'password_reset' | 'magic_link' | 'invitation' | 'security_alert' | 'password_revoked'
   | 'deletion_confirmation' | 'deletion_confirmed' | 'deletion_cancelled' | 'deletion_completed'
-  | 'passkey_added' | 'two_factor_disabled' | 'agent_token_created';
+  | 'passkey_added' | 'two_factor_disabled' | 'two_factor_reset' | 'agent_token_created';
 export const PURPOSES: readonly Purpose[] = ['otp', 'password_reset', 'magic_link', 'invitation', 'security_alert',
   'password_revoked', 'deletion_confirmation', 'deletion_confirmed', 'deletion_cancelled', 'deletion_completed',
-  'passkey_added', 'two_factor_disabled', 'agent_token_created'];
+  'passkey_added', 'two_factor_disabled', 'two_factor_reset', 'agent_token_created'];
 export type Language = 'en' | 'fr';
 
 /** Template variables. Every value is plain text; HTML escaping happens here, never in callers. */
@@ -227,6 +227,21 @@ const COPY: Record<Purpose, Record<Language, Copy>> = {
       subject: () => 'La double authentification a été désactivée',
       lines: (v) => [`La double authentification a été désactivée sur votre compte le ${v.date} : un mot de passe seul permet désormais de se connecter.`,
         "Si ce n'était pas vous, changez votre mot de passe, déconnectez tous vos appareils et réactivez la double authentification."],
+    },
+  },
+  two_factor_reset: {
+    en: {
+      subject: () => 'Two-factor authentication was reset by an administrator',
+      lines: (v) => [`An administrator reset two-factor authentication on your account on ${v.date}: every device was signed out, `
+        + 'and a password alone now signs in. Set up two-factor authentication again after your next sign-in.',
+      'If you did not ask for it, change your password and contact your administrator.'],
+    },
+    fr: {
+      subject: () => 'La double authentification a été réinitialisée par un administrateur',
+      lines: (v) => [`Un administrateur a réinitialisé la double authentification de votre compte le ${v.date} : tous vos appareils `
+        + 'ont été déconnectés et un mot de passe seul permet désormais de se connecter. Réactivez la double authentification '
+        + 'après votre prochaine connexion.',
+      "Si vous ne l'avez pas demandé, changez votre mot de passe et contactez votre administrateur."],
     },
   },
   agent_token_created: {

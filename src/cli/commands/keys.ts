@@ -1,7 +1,7 @@
 import type { Env } from '../../config/load.js';
 import { toIso } from '../../core/clock.js';
 import { migrateToLatest } from '../../db/migrator.js';
-import { openRuntime, type Runtime } from '../../main.js';
+import { checkStoredKey, openRuntime, type Runtime } from '../../main.js';
 import type { KeyListing } from '../../modules/keys/keys.service.js';
 import { commandContext } from '../context.js';
 import { print, printJson, UsageError } from '../output.js';
@@ -71,7 +71,8 @@ export async function keysListCommand(env: Env, opts: { json: boolean }): Promis
 
 /** `gatehouse keys rotate`: a new key signs from now on; the previous one verifies until its last token has expired. */
 export async function keysRotateCommand(env: Env): Promise<void> {
-  await withKeys(env, async ({ container }) => {
+  await withKeys(env, async (rt) => {
+    const { container } = rt;
     const { keys } = container.services;
     if (keys.source === 'secret') {
       throw new UsageError('keys rotate: SVC_JWT_ALGORITHM is HS256, which signs with SVC_JWT_SECRET_KEY; set SVC_JWT_ALGORITHM to '
@@ -81,6 +82,8 @@ export async function keysRotateCommand(env: Env): Promise<void> {
       throw new UsageError('keys rotate: the signing key comes from SVC_JWT_PRIVATE_KEY and is not rotated by Gatehouse; unset it to '
         + 'let Gatehouse generate and rotate keys, or replace it (tokens signed with the old key are then refused)');
     }
+    // The new key is sealed with the configured encryption key: one that cannot open the stored ones must not seal it.
+    await checkStoredKey(rt, { write: false });
     print(`Generating a ${container.config.JWT_ALGORITHM} key…`);
     const rotation = await keys.rotate();
     print(`New signing key ${rotation.kid} (${rotation.algorithm}) signs from now on.`);

@@ -98,6 +98,11 @@ export async function startCommand(env: Env): Promise<void> {
     },
     onListening: (url, rt) => {
       print(`Gatehouse is serving ${url} (database: ${rt.database.kind} at ${rt.database.location}, preset: ${rt.loaded.preset}${rt.loaded.config.DEBUG ? ', debug' : ''})`);
+      const secrets = rt.loaded.debugSecrets;
+      if (secrets) {
+        print(`Debug secrets: ${secrets.file}${secrets.created ? ' (generated now)' : ''}; they seal what the database stores, so `
+          + 'restarts keep sessions, two-factor authentication and webhook secrets. Keep the file with the data.');
+      }
       printCredentials(created, url);
       if (rt.loaded.config.CONSOLE_ENABLED) printConsole(url, operator);
     },

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Executor, RowUpdate } from '../../db/database.js';
 import { containsPattern, type Order } from '../../core/listing.js';
 
@@ -75,3 +76,7 @@ export async function roleCodesByUser(db: Executor, userIds: number[]): Promise<
 
 export const updateUser = (db: Executor, id: number, values: RowUpdate<'users'>) =>
   db.updateTable('users').set(values).where('id', '=', id).execute();
+
+/** The account with this email, whatever its case (addresses are stored as typed, compared without case). */
+export const findUserIdByEmail = (db: Executor, email: string) =>
+  db.selectFrom('users').select('id').where(sql`lower(email)`, '=', email.toLowerCase()).executeTakeFirst();

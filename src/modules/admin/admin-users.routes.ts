@@ -22,8 +22,8 @@ export default async function adminUserRoutes(app: FastifyInstance, deps: RouteD
   const { requires, actorOf } = accessControl(deps);
   const view = requires('users.view');
   const manage = requires('users.manage');
-  // Through an agent, deleting an account, and changing its privileges, its activation, a forced password change, a lock
-  // or a ban, always wait for the delegating user's approval (docs/agents.md).
+  // Through an agent, deleting an account, and changing its privileges, its activation, a forced password change, a lock,
+  // a ban or its second factor, always wait for the delegating user's approval (docs/agents.md).
   const manageWithApproval = requires('users.manage', { approval: true });
   const manageStanding = requires('users.manage', { approval: changesStanding });
 
@@ -59,4 +59,9 @@ export default async function adminUserRoutes(app: FastifyInstance, deps: RouteD
   app.post('/admin/users/:id/unlock/', {
     schema: { tags, params: IdParams, body: EmptyBody, response: { 200: AdminUserActionResponse } }, onRequest: manageWithApproval,
   }, async (req) => adminUsers.unlock(await actorOf(req), pathId(req.params)));
+
+  // A second factor removed is a privilege of the account changed: through an agent it waits for approval too.
+  app.post('/admin/users/:id/reset-2fa/', {
+    schema: { tags, params: IdParams, body: EmptyBody, response: { 200: AdminUserActionResponse } }, onRequest: manageWithApproval,
+  }, async (req) => adminUsers.resetTwoFactor(await actorOf(req), pathId(req.params)));
 }

@@ -7,13 +7,18 @@ import { auditOrigin, ownAccountRefusal, refusalFor, type Actor } from '../rbac/
 import { dateRange, orderOf } from '../../core/listing.js';
 import type { RbacService } from '../rbac/rbac.service.js';
 import type { SessionService } from '../sessions/sessions.service.js';
+import type { TwoFactorService } from '../twofactor/twofactor.service.js';
+import type { SecurityNoticeService } from '../users/security-notices.service.js';
 import type { WebhookEvents } from '../webhooks/webhook-events.service.js';
 import * as repo from './admin-users.repo.js';
 import {
   toAdminUserDetail, toAdminUserSummary, type AdminUserListInput, type AdminUserPatch, type BanInput, type LockInput,
 } from './admin-users.schemas.js';
 
-type Deps = { db: Db; clock: Clock; audit: AuditService; rbac: RbacService; sessions: SessionService; events: WebhookEvents };
+type Deps = {
+  db: Db; clock: Clock; audit: AuditService; rbac: RbacService; sessions: SessionService; events: WebhookEvents;
+  twofactor: Pick<TwoFactorService, 'removeForReset'>; notices: Pick<SecurityNoticeService, 'twoFactorReset' | 'deliver'>;
+};
 
 /** Flags that only a superuser may change, and that nobody may change on their own account. */
 const PRIVILEGE_FLAGS = ['is_staff', 'is_superuser'] as const;
@@ -23,7 +28,7 @@ const PRIVILEGE_FLAGS = ['is_staff', 'is_superuser'] as const;
  * deactivation, deletion) ends every session and invalidates every access token already issued. A superuser's
  * account is changed only by a superuser, and nobody bans, locks, deactivates or deletes their own account.
  */
-export function createAdminUserService({ db, clock, audit, rbac, sessions, events }: Deps) {
+export function createAdminUserService({ db, clock, audit, rbac, sessions, events, twofactor, notices }: Deps) {
   async function list(query: AdminUserListInput) {
     const page = pageRequest(query);
     const now = clock.now();
@@ -160,7 +165,34 @@ export function createAdminUserService({ db, clock, audit, rbac, sessions, event
     });
   }
 
-  return { list, get, update, remove, ban, unban, lock, unlock };
+  /**
+   * POST admin/users/<id>/reset-2fa/, and `gatehouse user reset-2fa` (no actor): for a person who lost their
+   * authenticator and their backup codes. The secret and every backup code go, every session ends (a lost phone may
+   * still hold one), the account is told, and its next sign-in needs the password alone — a staff account's meets the
+   * administrators' 2FA gate and sets it up again. Nobody resets their own: `2fa/disable/` asks for a code.
+   */
+  async function resetTwoFactor(actor: Actor | null, id: number) {
+    const answer = await db.transaction().execute(async (trx) => {
+      if (actor) await loadForChange(trx, actor, id, { selfAllowed: false });
+      else await load(trx, id);
+      if (!(await twofactor.removeForReset(trx, id))) {
+        return { message: 'Two-factor authentication was not set up', user: await present(trx, id) };
+      }
+      const ended = await sessions.revokeAll(trx, id, '2fa_reset');
+      await audit.record({ event_type: '2fa_reset', severity: 'warning', user_id: id, ...(actor ? auditOrigin(actor) : {}),
+        details: { by: actor ? 'administrator' : 'command_line', sessions_revoked: ended.sessions } }, trx);
+      await events.emit(trx, '2fa.disabled', { user_id: id, actor_id: actor?.id ?? null });
+      await notices.twoFactorReset(trx, id);
+      return { message: 'Two-factor authentication reset', sessions_revoked: ended.sessions, user: await present(trx, id) };
+    });
+    notices.deliver();
+    return answer;
+  }
+
+  /** The id of the account with this email (the command line names accounts by email). */
+  const idByEmail = async (email: string) => (await repo.findUserIdByEmail(db, email))?.id;
+
+  return { list, get, update, remove, ban, unban, lock, unlock, resetTwoFactor, idByEmail };
 }
 
 export type AdminUserService = ReturnType<typeof createAdminUserService>;

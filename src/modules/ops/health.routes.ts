@@ -15,6 +15,15 @@ const Ready = Type.Object({
     /** Emails and SMS waiting in the outbox, and webhook deliveries waiting: null when the database did not answer. */
     outbox_backlog: Type.Union([Type.Integer(), Type.Null()]),
     webhook_backlog: Type.Union([Type.Integer(), Type.Null()]),
+    /**
+     * Only while a scheduled job of this instance has failed its last runs (at least 3 in a row): each such job, how
+     * many runs failed in a row and since when. Its error is in the logs (`job failed`).
+     */
+    failing_jobs: Type.Optional(Type.Array(Type.Object({
+      name: Type.String(),
+      consecutive_failures: Type.Integer(),
+      failing_since: Type.String({ format: 'date-time' }),
+    }))),
   }),
 });
 type Ready = Static<typeof Ready>;
@@ -29,10 +38,12 @@ const READY_DEADLINE_MS = 2000;
  * Liveness and readiness, outside the API prefix and without application credentials. Readiness answers 503 only when
  * PostgreSQL is unreachable or a migration is pending (DECISIONS.md "Several instances"): without Redis an instance
  * still serves (counters fall back to PostgreSQL), so Redis down is `degraded`, not a reason to take it out of rotation.
+ * So is a scheduled job failing run after run (a webhook secret the key cannot open, a broken SMTP setting): the instance
+ * answers requests, so it stays in rotation, and `checks.failing_jobs` names the job for whoever watches readiness.
  * From the moment a shutdown begins it answers 503 `draining` (docs/deployment.md "Health, metrics, shutdown").
  */
 export default async function healthRoutes(app: FastifyInstance, { container }: RouteDeps) {
-  const { db, redis, services, lifecycle } = container;
+  const { db, redis, services, lifecycle, stats } = container;
   app.get('/health/live', { schema: { hide: true, response: { 200: Live } } }, async () => ({ status: 'ok' }));
 
   const redisCheck = async (): Promise<Ready['checks']['redis']> => {
@@ -60,8 +71,13 @@ export default async function healthRoutes(app: FastifyInstance, { container }: 
       outbox_backlog: database?.outbox ?? null,
       webhook_backlog: database?.webhooks ?? null,
     };
+    const failing = stats.failingJobs();
+    if (failing.length > 0) {
+      checks.failing_jobs = failing.map((j) => ({ name: j.name, consecutive_failures: j.consecutiveFailures,
+        failing_since: j.failingSince.toISOString() }));
+    }
     if (lifecycle.draining()) return reply.code(503).send({ status: 'draining', checks });
     if (!database || database.pending > 0) return reply.code(503).send({ status: 'unavailable', checks });
-    return { status: redisState === 'unreachable' ? 'degraded' : 'ok', checks };
+    return { status: redisState === 'unreachable' || failing.length > 0 ? 'degraded' : 'ok', checks };
   });
 }

@@ -2,7 +2,7 @@ import QRCode from 'qrcode';
 import type { Config } from '../../config/settings.js';
 import type { Clock } from '../../core/clock.js';
 import { AppError } from '../../core/errors.js';
-import type { Db } from '../../db/database.js';
+import type { Db, Executor } from '../../db/database.js';
 import type { PasswordVerifier } from '../users/password-verifier.js';
 import type { Sealer } from '../../security/seal.js';
 import { base32Decode, matchTotpStep, newTotpSecret, provisioningUri } from '../../security/totp.js';
@@ -18,8 +18,8 @@ type Deps = {
   db: Db; clock: Clock; config: Config; verifyPassword: PasswordVerifier['verify']; audit: AuditService; lockout: LockoutService;
   /** Seals TOTP secrets at rest (AES-256-GCM under a key kept for this use only). */
   sealer: Sealer;
-  /** HMAC key of the stored backup-code hashes. */
-  codeKey: Buffer;
+  /** HMAC key of the stored backup-code hashes (modules/encryption/backup-code-key.ts: it survives a key rotation). */
+  codeKey: () => Promise<Buffer>;
   events: WebhookEvents;
   notices: SecurityNoticeService;
 };
@@ -56,7 +56,7 @@ export function createTwoFactorService({ db, clock, config, verifyPassword, audi
 
   /** A backup code, consumed in one statement: single use even under concurrent submissions. */
   const acceptBackupCode = async (userId: number, code: string) =>
-    !!(await repo.consumeBackupCode(db, userId, backupCodeHash(codeKey, userId, code), clock.now()));
+    !!(await repo.consumeBackupCode(db, userId, backupCodeHash(await codeKey(), userId, code), clock.now()));
 
   /** A six-digit code is read as TOTP, anything else as a backup code. */
   async function acceptAnyCode(userId: number, code: string): Promise<boolean> {
@@ -98,12 +98,13 @@ export function createTwoFactorService({ db, clock, config, verifyPassword, audi
   async function setup(user: TwoFactorUser) {
     const secret = newTotpSecret();
     const backupCodes = newBackupCodes();
+    const key = await codeKey();
     const now = clock.now();
     await db.transaction().execute(async (trx) => {
       const row = await repo.lockUser(trx, user.id);
       if (row?.is_2fa_enabled) throw new AppError('2FA_ALREADY_ENABLED');
       await repo.savePendingSecret(trx, user.id, sealer.seal(secret), now);
-      await repo.replaceBackupCodes(trx, user.id, backupCodes.map((c) => backupCodeHash(codeKey, user.id, c)), now);
+      await repo.replaceBackupCodes(trx, user.id, backupCodes.map((c) => backupCodeHash(key, user.id, c)), now);
     });
     const uri = provisioningUri({ issuer: config.TOTP_ISSUER, account: user.email ?? user.phone ?? user.username ?? `user-${user.id}`, secret });
     return { secret, qrCode: await QRCode.toDataURL(uri), provisioningUri: uri, backupCodes };
@@ -150,15 +151,29 @@ export function createTwoFactorService({ db, clock, config, verifyPassword, audi
       return TOTP_CODE.test(typed) && (await acceptTotp(user.id, typed)) ? 'ok' : 'INVALID_CODE';
     });
     const backupCodes = newBackupCodes();
+    const key = await codeKey();
     await db.transaction().execute(async (trx) => {
       await repo.lockUser(trx, user.id);
-      await repo.replaceBackupCodes(trx, user.id, backupCodes.map((c) => backupCodeHash(codeKey, user.id, c)), clock.now());
+      await repo.replaceBackupCodes(trx, user.id, backupCodes.map((c) => backupCodeHash(key, user.id, c)), clock.now());
       await audit.record(event('backup_codes_regenerated', user.id, meta), trx);
     });
     return { backupCodes };
   }
 
-  return { status, setup, confirm, disable, regenerateBackupCodes, verifyLoginCode };
+  /**
+   * An administrator's reset (admin-users.service `resetTwoFactor`), in the caller's transaction: the secret, a setup
+   * under way and every backup code go, and the account signs in with its password alone until it sets 2FA up again.
+   * Answers whether there was anything to remove.
+   */
+  async function removeForReset(trx: Executor, userId: number): Promise<boolean> {
+    const row = await repo.lockUser(trx, userId);
+    const hadAny = !!row?.is_2fa_enabled || !!(await repo.findCredential(trx, userId));
+    await repo.deleteTwoFactor(trx, userId);
+    await repo.setTwoFactorEnabled(trx, userId, false, clock.now());
+    return hadAny;
+  }
+
+  return { status, setup, confirm, disable, regenerateBackupCodes, verifyLoginCode, removeForReset };
 }
 
 export type TwoFactorService = ReturnType<typeof createTwoFactorService>;

@@ -18,7 +18,7 @@ const minuteOf = (d: Date) => `${d.toISOString().slice(0, 16).replace('T', ' ')}
  * commits; by SMS to the phone when the account has no email. No notice carries a secret.
  */
 export function createSecurityNoticeService({ clock, outbox }: Deps) {
-  async function send(trx: Executor, userId: number, purpose: 'passkey_added' | 'two_factor_disabled' | 'agent_token_created',
+  async function send(trx: Executor, userId: number, purpose: 'passkey_added' | 'two_factor_disabled' | 'two_factor_reset' | 'agent_token_created',
     vars: { agent?: string; permissions?: string; expires?: string } = {}): Promise<void> {
     const account = await repo.findContact(trx, userId);
     const recipient = account?.email ? { channel: 'email' as const, to: account.email }
@@ -32,6 +32,9 @@ export function createSecurityNoticeService({ clock, outbox }: Deps) {
   const passkeyAdded = (trx: Executor, userId: number) => send(trx, userId, 'passkey_added');
 
   const twoFactorDisabled = (trx: Executor, userId: number) => send(trx, userId, 'two_factor_disabled');
+
+  /** An administrator removed the account's second factor (admin-users.service `resetTwoFactor`). */
+  const twoFactorReset = (trx: Executor, userId: number) => send(trx, userId, 'two_factor_reset');
 
   /**
    * Names the agent, what it was granted and until when; never the token. The agent's name is text its creator typed:
@@ -50,7 +53,7 @@ export function createSecurityNoticeService({ clock, outbox }: Deps) {
   /** After the change's transaction has committed: deliver at once rather than at the next outbox pass. */
   const deliver = () => outbox.kick();
 
-  return { passkeyAdded, twoFactorDisabled, agentTokenCreated, deliver };
+  return { passkeyAdded, twoFactorDisabled, twoFactorReset, agentTokenCreated, deliver };
 }
 
 export type SecurityNoticeService = ReturnType<typeof createSecurityNoticeService>;

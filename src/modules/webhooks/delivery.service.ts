@@ -57,7 +57,13 @@ export function createWebhookDeliveryService({ db, clock, sealer, allowPrivate, 
     if (!checked.ok) return { ok: false, final: checked.lasting, statusCode: null, error: `refused: ${checked.reason}` };
     const timestamp = Math.floor(clock.now().getTime() / 1000);
     const body = bodyOf(d);
-    const signature = signWebhook(sealer.open(d.secret_sealed), d.event_id, timestamp, body);
+    // A secret the key cannot open fails this attempt, retried like any other, rather than the whole pass: the pass
+    // would leave every claimed delivery `sending` until its lease ran out. Start-up refuses such a key anyway.
+    let secret: string;
+    try { secret = sealer.open(d.secret_sealed); } catch {
+      return { ok: false, statusCode: null, error: 'the webhook secret cannot be decrypted with this encryption key' };
+    }
+    const signature = signWebhook(secret, d.event_id, timestamp, body);
     try {
       const { status } = await sendWebhook(checked.target, {
         'webhook-id': d.event_id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signature,

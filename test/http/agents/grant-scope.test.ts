@@ -53,7 +53,7 @@ describe('an agent acts with its grant, never with its person\'s standing', () =
       assert.deepEqual(named.updated_fields, ['first_name']);
     });
 
-    it('waits for approval before changing activation, a forced password change, a lock or a ban', async () => {
+    it('waits for approval before changing activation, a forced password change, a lock, a ban or the second factor', async () => {
       const { token } = await delegate(t, root, { permissions: ['users.manage', 'users.view'] });
       const cases: Array<['POST' | 'PATCH', string, unknown]> = [
         ['PATCH', `admin/users/${target.id}/`, { is_active: false }],
@@ -62,6 +62,7 @@ describe('an agent acts with its grant, never with its person\'s standing', () =
         ['POST', `admin/users/${target.id}/unlock/`, {}],
         ['POST', `admin/users/${target.id}/ban/`, { reason: 'spam' }],
         ['POST', `admin/users/${target.id}/unban/`, {}],
+        ['POST', `admin/users/${target.id}/reset-2fa/`, {}],
       ];
       for (const [method, path, payload] of cases) {
         assert.equal(expectStatus(await agent(method, path, token, payload), 202).status, 'pending_confirmation', `${method} ${path}`);

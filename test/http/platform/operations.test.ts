@@ -57,6 +57,33 @@ describe('health', () => {
     }
   });
 
+  // see: "A newcomer's first hour works as written" — the webhooks job failed on every pass while readiness said ok.
+  it('GET /health/ready stays 200 but answers degraded, naming a job whose last 3 runs all failed, until one succeeds', async () => {
+    const { stats } = t.container;
+    const ready = async () => {
+      const res = await t.app.inject({ method: 'GET', url: '/health/ready' });
+      assert.equal(res.statusCode, 200);
+      return res.json() as { status: string; checks: Record<string, unknown> };
+    };
+    const at = (s: number) => new Date(Date.UTC(2025, 2, 1, 10, 0, s));
+    stats.recordJob('webhooks', true, at(0));
+    stats.recordJob('webhooks', false, at(5));
+    stats.recordJob('webhooks', false, at(10));
+    stats.recordJob('outbox', false, at(10));
+    const twoFailures = await ready();
+    assert.equal(twoFailures.status, 'ok');
+    assert.equal('failing_jobs' in twoFailures.checks, false, 'the body is unchanged while no job fails run after run');
+
+    stats.recordJob('webhooks', false, at(15));
+    assert.deepEqual(await ready(), { status: 'degraded', checks: { database: 'ok', pending_migrations: 0, redis: redisState,
+      outbox_backlog: 0, webhook_backlog: 0,
+      failing_jobs: [{ name: 'webhooks', consecutive_failures: 3, failing_since: at(5).toISOString() }] } });
+
+    stats.recordJob('webhooks', true, at(20));
+    assert.deepEqual(await ready(), { status: 'ok',
+      checks: { database: 'ok', pending_migrations: 0, redis: redisState, outbox_backlog: 0, webhook_backlog: 0 } });
+  });
+
   it('GET /health/ready answers 503 while a migration is pending', async () => {
     const { rows } = await sql<{ name: string; timestamp: string }>`
       select name, timestamp from gatehouse_migrations order by name desc limit 1`.execute(t.container.db);

@@ -143,7 +143,13 @@ describe('webhook events', () => {
     expectStatus(await api('POST', '2fa/disable/', dan.token, { code: totpNow(t, setup.secret), password: dan.password }), 200);
     assert.deepEqual((await received('2fa.enabled')).map((e) => e.data), [{ user_id: dan.id }]);
     assert.deepEqual((await received('2fa.disabled')).map((e) => e.data), [{ user_id: dan.id }]);
-    assertNoSecrets(receiver.verified(secret), [setup.secret, ...(setup.backup_codes as string[])]);
+    // An administrator's reset is a 2fa.disabled too, naming who did it.
+    const again = expectStatus(await api('POST', '2fa/setup/', dan.token), 200);
+    t.clock.advance(30);
+    expectStatus(await api('POST', '2fa/confirm/', dan.token, { code: totpNow(t, again.secret) }), 200);
+    expectStatus(await api('POST', `admin/users/${dan.id}/reset-2fa/`, admin.token, {}), 200);
+    assert.deepEqual((await received('2fa.disabled')).map((e) => e.data), [{ user_id: dan.id }, { user_id: dan.id, actor_id: admin.id }]);
+    assertNoSecrets(receiver.verified(secret), [setup.secret, again.secret, ...(setup.backup_codes as string[])]);
   });
 
   it('organization.member_added and organization.member_removed', async () => {

@@ -7,13 +7,14 @@ import type { AdminUserAction, AdminUserDetail } from './types';
 
 const ended = (a: AdminUserAction) => `${a.message}${a.sessions_revoked ? ` (${a.sessions_revoked} session${a.sessions_revoked === 1 ? '' : 's'} ended)` : ''}.`;
 
-/** Lock, unlock, ban, unban and force a password change; each answer or refusal is shown in words. */
+/** Lock, unlock, ban, unban, reset 2FA and force a password change; each answer or refusal is shown in words. */
 export function UserActions({ user, onChanged }: { user: AdminUserDetail; onChanged: () => void }) {
   const action = useAction();
   const [minutes, setMinutes] = useState('30');
   const [lockReason, setLockReason] = useState('');
   const [banReason, setBanReason] = useState('');
   const [confirmBan, setConfirmBan] = useState(false);
+  const [confirmReset, setConfirmReset] = useState(false);
   const base = `admin/users/${user.id}/`;
 
   const post = async (path: string, body: object, then?: () => void) => {
@@ -26,6 +27,7 @@ export function UserActions({ user, onChanged }: { user: AdminUserDetail; onChan
     void post('lock/', { duration_minutes: duration, ...(lockReason.trim() ? { reason: lockReason.trim() } : {}) }, () => setLockReason(''));
   };
   const ban = () => post('ban/', banReason.trim() ? { reason: banReason.trim() } : {}, () => { setBanReason(''); setConfirmBan(false); });
+  const resetTwoFactor = () => post('reset-2fa/', {}, () => setConfirmReset(false));
   const mustChange = async (value: boolean) => {
     const answer = await action.run(() => api<{ message: string }>('PATCH', base, { must_change_password: value }),
       value ? 'The user must change their password at the next sign-in.' : 'The password change is no longer required.');
@@ -74,6 +76,27 @@ export function UserActions({ user, onChanged }: { user: AdminUserDetail; onChan
             <div className="actions"><button type="button" className="danger" onClick={() => setConfirmBan(true)}>Ban account</button></div>
           )}
         </div>
+      )}
+
+      <h3>Two-factor authentication</h3>
+      {user.is_2fa_enabled ? (
+        confirmReset ? (
+          <div className="confirm" role="group" aria-label="Confirm the two-factor reset">
+            <p>Reset two-factor authentication? The authenticator and backup codes stop working, every session ends, and the
+              next sign-in needs the password alone (a staff account sets 2FA up again). The person is notified.</p>
+            <div className="actions">
+              <button type="button" className="danger" disabled={action.busy} onClick={() => void resetTwoFactor()}>Confirm reset</button>
+              <button type="button" className="secondary" onClick={() => setConfirmReset(false)}>Cancel</button>
+            </div>
+          </div>
+        ) : (
+          <div className="actions">
+            <span>On: an authenticator app and backup codes.</span>
+            <button type="button" className="danger" onClick={() => setConfirmReset(true)}>Reset two-factor authentication</button>
+          </div>
+        )
+      ) : (
+        <div className="actions"><span>Not set up.</span></div>
       )}
 
       <h3>Password</h3>
