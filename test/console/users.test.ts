@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { createRole } from '../factories/rbac.js';
 import { deviceInfo, openSession, signIn } from '../factories/sessions.js';
+import { enableTotp } from '../factories/twofactor.js';
 import { createUser, userRow, type TestUser } from '../factories/users.js';
 import { describeInBrowser } from '../helpers/browser.js';
 import { createOperator, PHONE, startConsole, type ConsoleServer } from './harness.js';
@@ -181,5 +182,30 @@ describeInBrowser('the console\'s Users page in Chromium', () => {
     // The authenticator step, then the refusals: roles and sessions need more than users.view, and the lock.
     assert.equal(refusals[0], 401);
     assert.ok(refusals.slice(1).every((status) => status === 403) && refusals.includes(403), String(refusals));
+  });
+
+  // see: "A newcomer's first hour works as written" — a person who lost their authenticator had no way back in.
+  it('resets the two-factor authentication of a person who lost it, once confirmed inline', async () => {
+    await enableTotp(c.t, zoe);
+    const { page, problems, refusals } = await c.signedIn({ hash: `#/users/${zoe.id}` });
+    const actions = page.getByRole('region', { name: 'Actions' });
+    await actions.getByText('On: an authenticator app and backup codes.').waitFor();
+    await actions.getByRole('button', { name: 'Reset two-factor authentication' }).click();
+    const confirm = actions.getByRole('group', { name: 'Confirm the two-factor reset' });
+    await confirm.getByText(/every session ends/).waitFor();
+    await c.screenshot(page, 'users-detail-reset-2fa');
+    // Cancel changes nothing; confirm resets.
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    assert.equal((await userRow(c.t, zoe.id)).is_2fa_enabled, true);
+    await actions.getByRole('button', { name: 'Reset two-factor authentication' }).click();
+    await confirm.getByRole('button', { name: 'Confirm reset' }).click();
+    await page.getByRole('status').filter({ hasText: /^Two-factor authentication reset/ }).waitFor();
+    await actions.getByText('Not set up.').waitFor();
+    assert.equal((await userRow(c.t, zoe.id)).is_2fa_enabled, false);
+    const login = await c.t.api({ method: 'POST', path: 'login/email/', payload: { email: zoe.email, password: zoe.password } });
+    assert.equal(login.statusCode, 200, 'the password alone signs in');
+    await page.close();
+    assert.deepEqual(problems, []);
+    assert.deepEqual(refusals, [401], 'only the authenticator step');
   });
 });
