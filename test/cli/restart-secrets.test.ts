@@ -79,7 +79,7 @@ describe('npm start restarted: sessions, TOTP, backup codes and webhook secrets 
     /** `npm start`, run from the directory: the data in ./data. */
     const start = () => startServer({ cwd, env: { SVC_DATA_DIR: undefined } }, ['start']);
     /** A command beside it, as the README shows them: without SVC_DEBUG. */
-    const beside = (args: string[]) => runCli(args, { cwd, env: { SVC_DEBUG: undefined, SVC_DATA_DIR: undefined } });
+    const beside = (args: string[], input?: string) => runCli(args, { cwd, input, env: { SVC_DEBUG: undefined, SVC_DATA_DIR: undefined } });
 
     it('the first start generates the secrets once into ./data/debug-secrets.json (0600), and prints neither', async () => {
       const server = await start();
@@ -101,8 +101,8 @@ describe('npm start restarted: sessions, TOTP, backup codes and webhook secrets 
     });
 
     it('commands beside it without SVC_DEBUG find its settings; serve says how to use them rather than going into debug mode', async () => {
-      const created = await beside(['user', 'create', '--email', OPERATOR, '--password', PASSWORD, '--role', 'admin', '--staff',
-        '--verified', '--json']);
+      const created = await beside(['user', 'create', '--email', OPERATOR, '--password-stdin', '--role', 'admin', '--staff',
+        '--verified', '--json'], PASSWORD);
       assert.equal(created.code, 0, created.stderr);
       const kids = [];
       for (let i = 0; i < 2; i++) {
