@@ -34,8 +34,11 @@ const ACCOUNTS = {
 type Phase = keyof typeof ACCOUNTS;
 const e164 = (phone: string) => `+33${phone}`;
 
-/** Messages each phase asks for: an email and an SMS verification code, a password reset by email and by SMS. */
-const EMAILS_PER_PHASE = 2;
+/**
+ * Messages each phase asks for: the email verification code registration sends (docs/passwords-and-codes.md), an email and
+ * an SMS verification code asked for again, a password reset by email and by SMS.
+ */
+const EMAILS_PER_PHASE = 3;
 const SMS_PER_PHASE = 2;
 
 /** Fields that differ from one account or request to the next: replaced by their name before answers are compared. */
@@ -144,14 +147,20 @@ describe('gatehouse serve when the SMTP server or the SMS webhook is down', { sk
     const sms = smsTo(phase);
     assert.equal(emails.length, EMAILS_PER_PHASE, 'emails delivered');
     assert.equal(sms.length, SMS_PER_PHASE, 'SMS delivered');
-    assert.deepEqual(emails.map((m) => m.headers.get('x-gatehouse-purpose')).sort(), ['otp', 'password_reset']);
+    assert.deepEqual(emails.map((m) => m.headers.get('x-gatehouse-purpose')).sort(), ['otp', 'otp', 'password_reset']);
     assert.deepEqual(sms.map((m) => m.purpose).sort(), ['otp', 'password_reset']);
 
-    const emailCode = codeIn(emails.find((m) => m.headers.get('x-gatehouse-purpose') === 'otp')?.text);
+    // Asking again replaces registration's code, and delivery after an outage need not keep the order: one of the two
+    // emailed codes verifies.
     const smsCode = codeIn(sms.find((m) => m.purpose === 'otp')?.body);
     const token = tokens.get(phase)!;
-    const verifiedEmail = await api.post('otp/verify/email/', { code: emailCode }, token);
-    assert.equal(verifiedEmail.status, 200, JSON.stringify(verifiedEmail.body));
+    const emailCodes = emails.filter((m) => m.headers.get('x-gatehouse-purpose') === 'otp').map((m) => codeIn(m.text));
+    const statuses: number[] = [];
+    for (const code of emailCodes.reverse()) {
+      statuses.push((await api.post('otp/verify/email/', { code }, token)).status);
+      if (statuses.at(-1) === 200) break;
+    }
+    assert.equal(statuses.at(-1), 200, JSON.stringify(statuses));
     const verifiedPhone = await api.post('otp/verify/phone/', { code: smsCode }, token);
     assert.equal(verifiedPhone.status, 200, JSON.stringify(verifiedPhone.body));
 
