@@ -3,9 +3,7 @@ import { chmodSync, existsSync, unlinkSync } from 'node:fs';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { Env } from '../config/load.js';
-import { SETTINGS } from '../config/settings.js';
-import { MEMORY_DATA_DIR } from '../db/create-db.js';
+import { embeddedDataDir, type Env } from '../config/load.js';
 import { lockHolder } from '../db/lock-file.js';
 import type { Runtime } from '../main.js';
 import { commandContext, routeStandardStreams, type CommandContext } from './context.js';
@@ -26,13 +24,6 @@ export function channelPath(dataDir: string): string {
   const inside = join(dir, 'gatehouse.sock');
   if (inside.length <= MAX_SOCKET_PATH) return inside;
   return join(tmpdir(), `gatehouse-${createHash('sha256').update(dir).digest('hex').slice(0, 16)}.sock`);
-}
-
-/** The embedded data directory the settings name, or null on PostgreSQL or in memory. Reads only two settings. */
-export function embeddedDataDir(env: Env): string | null {
-  if (env.SVC_DATABASE_URL || env.DATABASE_URL) return null;
-  const dir = env.SVC_DATA_DIR ?? SETTINGS.DATA_DIR.default;
-  return dir === MEMORY_DATA_DIR ? null : dir;
 }
 
 interface Request { argv: string[]; cwd: string; stdin: string | null; stdoutIsTTY: boolean; stderrIsTTY: boolean }

@@ -3,8 +3,7 @@ import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readFi
 import { dirname, resolve } from 'node:path';
 import { systemClock } from '../core/clock.js';
 import { ConfigError } from './errors.js';
-import { explicitSetting, type Env } from './load.js';
-import { SETTINGS } from './settings.js';
+import { embeddedDataDir, explicitSetting, type Env } from './load.js';
 
 /**
  * The secrets debug mode generates, kept with the embedded database they protect (docs/decisions.md "Debug secrets").
@@ -13,8 +12,6 @@ import { SETTINGS } from './settings.js';
  */
 export const DEBUG_SECRETS_FILE = 'debug-secrets.json';
 
-/** Not `db/create-db.ts`'s constant: config/ imports nothing of the database. */
-const MEMORY_DATA_DIR = 'memory://';
 const MIN_SECRET_BYTES = 32;
 
 interface StoredSecrets {
@@ -47,9 +44,8 @@ export interface ResolvedEnvironment {
 
 /** Where the debug secrets of this environment's embedded database are, or null for PostgreSQL and `memory://`. */
 export function debugSecretsFileOf(env: Env): string | null {
-  if (explicitSetting(env, 'DATABASE_URL')) return null;
-  const dir = explicitSetting(env, 'DATA_DIR') ?? SETTINGS.DATA_DIR.default;
-  return dir === MEMORY_DATA_DIR ? null : resolve(dir, DEBUG_SECRETS_FILE);
+  const dir = embeddedDataDir(env);
+  return dir === null ? null : resolve(dir, DEBUG_SECRETS_FILE);
 }
 
 const isSet = (env: Env, key: 'JWT_SECRET_KEY' | 'ENCRYPTION_KEY') => (explicitSetting(env, key) ?? null) !== null;

@@ -91,11 +91,14 @@ const lockedError = (dir: string, path: string, holder: Holder) => new DataDirLo
   + `Lock file: ${path}`,
 );
 
-/** The live process holding `<dir>/gatehouse.lock`, if any (another process than this one). */
-export function lockHolder(dir: string): number | undefined {
-  const holder = readHolder(join(dir, 'gatehouse.lock'));
-  return holder !== undefined && holder.pid !== process.pid && isAlive(holder.pid) ? holder.pid : undefined;
+/** The live process other than this one that holds the lock at `path`, if any. */
+function liveHolder(path: string): Holder | undefined {
+  const holder = readHolder(path);
+  return holder !== undefined && holder.pid !== process.pid && isAlive(holder.pid) ? holder : undefined;
 }
+
+/** The pid of the live process holding `<dir>/gatehouse.lock`, if any (another process than this one). */
+export const lockHolder = (dir: string): number | undefined => liveHolder(join(dir, 'gatehouse.lock'))?.pid;
 
 /**
  * Fails with the message above when another live process holds the lock of `dir`, without taking it: lets a command
@@ -103,8 +106,8 @@ export function lockHolder(dir: string): number | undefined {
  */
 export function refuseHeldDir(dir: string): void {
   const path = join(dir, 'gatehouse.lock');
-  const holder = readHolder(path);
-  if (holder !== undefined && holder.pid !== process.pid && isAlive(holder.pid)) throw lockedError(dir, path, holder);
+  const holder = liveHolder(path);
+  if (holder) throw lockedError(dir, path, holder);
 }
 
 function readHolder(path: string): Holder | undefined {
