@@ -40,8 +40,9 @@ export const RefreshTokenQuery = ListQuery({
 export type RefreshTokenInput = Static<typeof RefreshTokenQuery>;
 
 /**
- * SPEC.md "Refresh token record"; `is_rotated` marks a token already exchanged for its successor, `device_summary` is
- * its session's device in words (docs/authentication.md "Sessions and devices").
+ * The refresh-token record of docs/access-control.md (`GET admin/refresh-tokens/`); `is_rotated` marks a token already
+ * exchanged for its successor, `device_summary` is its session's device in words (docs/authentication.md "Sessions and
+ * devices").
  */
 export const RefreshTokenRecord = Type.Object({
   id: Type.String(),
