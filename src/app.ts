@@ -22,7 +22,8 @@ import { registerOpsMetrics } from './http/ops-metrics.js';
 import { documentedGuards, openApiOptions } from './http/openapi.js';
 import { createRateLimiter } from './http/rate-limit.js';
 import './http/request-types.js';
-import { API_ROUTES, ROOT_ROUTES, type RouteDeps, type RoutePlugin } from './http/routes.js';
+import type { RouteDeps, RoutePlugin } from './http/route-plugin.js';
+import { API_ROUTES, ROOT_ROUTES } from './http/routes.js';
 import { validatorCompiler } from './http/validation.js';
 
 export interface BuildAppOptions {

@@ -1,6 +1,3 @@
-import type { FastifyInstance } from 'fastify';
-import type { Registry } from 'prom-client';
-import type { Container } from '../container.js';
 import agentActivityRoutes from '../modules/agents/activity.routes.js';
 import agentTokenRoutes from '../modules/agents/agent-tokens.routes.js';
 import usageRoutes from '../modules/agents/usage.routes.js';
@@ -39,16 +36,7 @@ import socialRoutes from '../modules/social/social.routes.js';
 import userGrantRoutes from '../modules/rbac/user-grants.routes.js';
 import twoFactorRoutes from '../modules/twofactor/twofactor.routes.js';
 import webhookRoutes from '../modules/webhooks/webhooks.routes.js';
-import type { Guards } from './guards/index.js';
-
-export interface RouteDeps {
-  container: Container;
-  guards: Guards;
-  metrics: Registry | null;
-  apiPrefix: string;
-}
-
-export type RoutePlugin = (app: FastifyInstance, deps: RouteDeps) => Promise<void>;
+import type { RoutePlugin } from './route-plugin.js';
 
 /** Every route plugin mounted under the API prefix (application credentials required unless a route says otherwise). */
 export const API_ROUTES: RoutePlugin[] = [

@@ -4,7 +4,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import type { Redis } from 'ioredis';
 import type { KyselyPlugin } from 'kysely';
 import { buildApp } from '../../src/app.js';
-import type { RoutePlugin } from '../../src/http/routes.js';
+import type { RoutePlugin } from '../../src/http/route-plugin.js';
 import { loadConfig, type Env } from '../../src/config/load.js';
 import { buildContainer, type Container } from '../../src/container.js';
 import { fixedClock } from '../../src/core/clock.js';

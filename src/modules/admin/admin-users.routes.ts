@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { PageOf, toPage } from '../../core/pagination.js';
-import type { RouteDeps } from '../../http/routes.js';
+import type { RouteDeps } from '../../http/route-plugin.js';
 import { MessageResponse } from '../../http/schema.js';
 import { accessControl } from '../rbac/access.js';
 import { IdParams, pathId } from '../../core/fields.js';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { PageOf, toPage } from '../../core/pagination.js';
-import type { RouteDeps } from '../../http/routes.js';
+import type { RouteDeps } from '../../http/route-plugin.js';
 import { accessControl } from '../rbac/access.js';
 import { EmptyBody } from './admin-users.schemas.js';
 import { acceptEmptyBodyOfAnyType, countBodyBytes, hasBody } from '../../http/body-bytes.js';

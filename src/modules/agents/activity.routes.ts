@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { pathId } from '../../core/fields.js';
 import { PageOf, toPage } from '../../core/pagination.js';
 import { authOf } from '../../http/guards/index.js';
-import type { RouteDeps } from '../../http/routes.js';
+import type { RouteDeps } from '../../http/route-plugin.js';
 import { AgentActivityQuery, AgentActivityRow, type AgentActivityInput } from './activity.schemas.js';
 import { AgentTokenParams } from './agent-tokens.schemas.js';
 

@@ -3,7 +3,7 @@ import { PageOf, toPage } from '../../core/pagination.js';
 import { pathId } from '../../core/fields.js';
 import { userAuthOf } from '../../http/guards/index.js';
 import { actorMetaOf } from '../../http/request-meta.js';
-import type { RouteDeps } from '../../http/routes.js';
+import type { RouteDeps } from '../../http/route-plugin.js';
 import { EmptyBody } from '../admin/admin-users.schemas.js';
 import {
   AgentTokenActionResponse, AgentTokenCreatedResponse, AgentTokenListQuery, AgentTokenParams, AgentTokenRecord,

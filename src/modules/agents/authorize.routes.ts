@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, type ErrorCode } from '../../core/errors.js';
 import { errorHandler } from '../../http/error-handler.js';
-import type { RouteDeps } from '../../http/routes.js';
+import type { RouteDeps } from '../../http/route-plugin.js';
 import { agentOf } from '../../http/guards/index.js';
 import { traceIdOf } from './agent-context.js';
 import { AuthorizeAllowResponse, AuthorizeBody, AuthorizePendingResponse, type AuthorizeInput } from './authorize.schemas.js';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { pathId } from '../../core/fields.js';
 import { PageOf, toPage } from '../../core/pagination.js';
-import type { RouteDeps } from '../../http/routes.js';
+import type { RouteDeps } from '../../http/route-plugin.js';
 import { EmptyBody } from '../admin/admin-users.schemas.js';
 import { tokenOwnerOf } from './agent-tokens.routes.js';
 import {

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { pathId } from '../../core/fields.js';
 import { AppError } from '../../core/errors.js';
 import { agentOf } from '../../http/guards/index.js';
-import type { RouteDeps } from '../../http/routes.js';
+import type { RouteDeps } from '../../http/route-plugin.js';
 import { EmptyBody } from '../admin/admin-users.schemas.js';
 import { AgentTokenParams } from './agent-tokens.schemas.js';
 import { HeartbeatResponse, ReportUsageBody, UsageResponse, type ReportUsageInput } from './usage.schemas.js';

@@ -3,7 +3,7 @@ import { AppError } from '../../core/errors.js';
 import { userAuthOf } from '../../http/guards/index.js';
 import { createRefreshCookie } from '../../http/refresh-cookie.js';
 import { metaOf } from '../../http/request-meta.js';
-import type { RouteDeps } from '../../http/routes.js';
+import type { RouteDeps } from '../../http/route-plugin.js';
 import { MessageResponse } from '../../http/schema.js';
 import { isValidEmail, normalizeEmail, phoneFromParts } from '../users/contact.js';
 import {

@@ -4,7 +4,7 @@ import { browserOriginResolver } from '../../http/browser-origin.js';
 import { registerAppAuth } from '../../http/hooks/app-auth.js';
 import { registerCors } from '../../http/hooks/cors.js';
 import { createRefreshCookie } from '../../http/refresh-cookie.js';
-import type { RouteDeps } from '../../http/routes.js';
+import type { RouteDeps } from '../../http/route-plugin.js';
 import { admitsOrigin } from '../applications/kinds.js';
 import { refreshAnswer, refreshRouteOptions } from './refresh-endpoint.js';
 

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { AppError } from '../../core/errors.js';
 import { featureDisabled } from '../../http/guards/index.js';
-import type { RouteDeps } from '../../http/routes.js';
+import type { RouteDeps } from '../../http/route-plugin.js';
 import { findConsoleApplication } from './console.repo.js';
 
 /** `console/dist`, from `src/modules/console/` as from `dist/modules/console/`. */

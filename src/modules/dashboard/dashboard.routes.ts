@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { requestedSlug } from '../../http/guards/index.js';
-import type { RouteDeps } from '../../http/routes.js';
+import type { RouteDeps } from '../../http/route-plugin.js';
 import { accessControl } from '../rbac/access.js';
 import { OrganizationsDashboardResponse } from './dashboard.schemas.js';
 import { AuthFiguresResponse, GdprFiguresResponse, SecurityFiguresResponse } from './figures.schemas.js';

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { featureDisabled } from '../../http/guards/index.js';
-import type { RouteDeps } from '../../http/routes.js';
+import type { RouteDeps } from '../../http/route-plugin.js';
 import { REDOC_CSP, REDOC_HTML, REDOC_INIT_JS } from './docs-assets.js';
 
 const require = createRequire(import.meta.url);

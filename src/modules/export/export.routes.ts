@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { userAuthOf } from '../../http/guards/index.js';
 import { actorMetaOf } from '../../http/request-meta.js';
-import type { RouteDeps } from '../../http/routes.js';
+import type { RouteDeps } from '../../http/route-plugin.js';
 import { ExportBody, ExportResponse, type ExportInput } from './export.schemas.js';
 
 const DESCRIPTION = 'Everything stored about the caller\'s account, as JSON, for the current password. Closed to agents; '

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { RouteDeps } from '../../http/routes.js';
+import type { RouteDeps } from '../../http/route-plugin.js';
 import { JwksResponse } from './keys.schemas.js';
 import { JWKS_CACHE_CONTROL } from './well-known.routes.js';
 

@@ -3,7 +3,7 @@ import { Type, type Static } from 'typebox';
 import type { FastifyInstance } from 'fastify';
 import { within } from '../../core/deadline.js';
 import { pendingMigrationCount } from '../../db/migrator.js';
-import type { RouteDeps } from '../../http/routes.js';
+import type { RouteDeps } from '../../http/route-plugin.js';
 
 const Live = Type.Object({ status: Type.String() });
 const Ready = Type.Object({

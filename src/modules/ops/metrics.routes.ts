@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Registry } from 'prom-client';
 import { featureDisabled } from '../../http/guards/index.js';
-import type { RouteDeps } from '../../http/routes.js';
+import type { RouteDeps } from '../../http/route-plugin.js';
 
 export default async function metricsRoutes(app: FastifyInstance, { container, metrics }: RouteDeps) {
   app.get('/metrics', { schema: { hide: true } }, async (_req, reply) => {

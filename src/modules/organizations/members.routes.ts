@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { PageOf, toPage } from '../../core/pagination.js';
 import { orgOf } from '../../http/guards/index.js';
-import type { RouteDeps } from '../../http/routes.js';
+import type { RouteDeps } from '../../http/route-plugin.js';
 import { MessageResponse } from '../../http/schema.js';
 import {
   AddMemberBody, ChangeRoleBody, MemberListQuery, MemberParams, MemberResponse, memberUserId, RoleChangedResponse,

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { PageOf, toPage } from '../../core/pagination.js';
 import { orgOf } from '../../http/guards/index.js';
-import type { RouteDeps } from '../../http/routes.js';
+import type { RouteDeps } from '../../http/route-plugin.js';
 import { MessageResponse } from '../../http/schema.js';
 import { orgActorOf } from './org-actor.js';
 import {

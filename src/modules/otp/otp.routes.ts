@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../core/errors.js';
 import { aliasField } from '../../core/aliases.js';
 import { authOf } from '../../http/guards/index.js';
-import type { RouteDeps } from '../../http/routes.js';
+import type { RouteDeps } from '../../http/route-plugin.js';
 import {
   EmailVerifiedResponse, OtpRequestBody, OtpRequestResponse, OtpVerifyBody, PhoneVerifiedResponse, SDK_OTP_TYPES,
   type OtpRequestInput, type OtpVerifyInput,

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { IdParams, pathId } from '../../core/fields.js';
 import { userAuthOf } from '../../http/guards/index.js';
 import { metaOf } from '../../http/request-meta.js';
-import type { RouteDeps } from '../../http/routes.js';
+import type { RouteDeps } from '../../http/route-plugin.js';
 import { PasskeyList } from './passkeys.schemas.js';
 
 const tags = ['passkeys'];

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { userAuthOf } from '../../http/guards/index.js';
 import { createRefreshCookie } from '../../http/refresh-cookie.js';
 import { metaOf } from '../../http/request-meta.js';
-import type { RouteDeps } from '../../http/routes.js';
+import type { RouteDeps } from '../../http/route-plugin.js';
 import type { AuthenticationInput } from './authentication.service.js';
 import { AuthenticateBeginBody, AuthenticateCompleteBody, BeginResponse, PasskeyLoginResponse, RegisterBeginBody,
   RegisterCompleteBody, RegisterCompleteResponse } from './passkeys.schemas.js';

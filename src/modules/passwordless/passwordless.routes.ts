@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../core/errors.js';
 import { createRefreshCookie } from '../../http/refresh-cookie.js';
 import { metaOf } from '../../http/request-meta.js';
-import type { RouteDeps } from '../../http/routes.js';
+import type { RouteDeps } from '../../http/route-plugin.js';
 import { MessageResponse } from '../../http/schema.js';
 import { phoneFromParts } from '../users/contact.js';
 import {

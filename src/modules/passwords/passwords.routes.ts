@@ -4,7 +4,7 @@ import { aliasField } from '../../core/aliases.js';
 import { userAuthOf } from '../../http/guards/index.js';
 import { createRefreshCookie } from '../../http/refresh-cookie.js';
 import { metaOf } from '../../http/request-meta.js';
-import type { RouteDeps } from '../../http/routes.js';
+import type { RouteDeps } from '../../http/route-plugin.js';
 import { normalizePassword } from '../../security/password-hash.js';
 import { isValidEmail, normalizeEmail, phoneFromParts } from '../users/contact.js';
 import type { ResetTarget } from './password-reset.service.js';

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { authOf, requestedSlug } from '../../http/guards/index.js';
-import type { RouteDeps } from '../../http/routes.js';
+import type { RouteDeps } from '../../http/route-plugin.js';
 import { readProfileForm, registerProfileForm, uploadedAvatar } from './profile-form.js';
 import { ProfileResponse, RolesResponse, UpdateProfileBody, UpdateProfileResponse, type UpdateProfileInput } from './profile.schemas.js';
 

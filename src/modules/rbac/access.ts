@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { authOf, heldPermissions, type AgentRuleOptions } from '../../http/guards/index.js';
 import { actorMetaOf } from '../../http/request-meta.js';
-import type { RouteDeps } from '../../http/routes.js';
+import type { RouteDeps } from '../../http/route-plugin.js';
 import type { Actor } from './actor.js';
 
 export interface RequiresOptions {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../core/errors.js';
-import type { RouteDeps } from '../../http/routes.js';
+import type { RouteDeps } from '../../http/route-plugin.js';
 import { accessControl } from './access.js';
 import { IdParams, pathId } from '../../core/fields.js';
 import {

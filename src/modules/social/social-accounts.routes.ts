@@ -3,7 +3,7 @@ import { IdParams, pathId } from '../../core/fields.js';
 import { PageOf, PageQuery, toPage, type PageQueryInput } from '../../core/pagination.js';
 import { userAuthOf } from '../../http/guards/index.js';
 import { metaOf } from '../../http/request-meta.js';
-import type { RouteDeps } from '../../http/routes.js';
+import type { RouteDeps } from '../../http/route-plugin.js';
 import { MessageResponse } from '../../http/schema.js';
 import { SocialIdentity } from './social-accounts.schemas.js';
 

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { publicOriginResolver } from '../../http/hooks/request-context.js';
 import { createRefreshCookie } from '../../http/refresh-cookie.js';
 import { metaOf } from '../../http/request-meta.js';
-import type { RouteDeps } from '../../http/routes.js';
+import type { RouteDeps } from '../../http/route-plugin.js';
 import type { Redirect } from './social-browser.service.js';
 import { AuthorizeQuery, CallbackQuery, ProviderParams, SocialLoginBody, SocialLoginResponse } from './social.schemas.js';
 import type { CallbackInput, SocialLoginInput } from './social.service.js';

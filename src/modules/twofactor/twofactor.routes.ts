@@ -3,7 +3,7 @@ import { AppError } from '../../core/errors.js';
 import { aliasField } from '../../core/aliases.js';
 import { authOf } from '../../http/guards/index.js';
 import { metaOf } from '../../http/request-meta.js';
-import type { RouteDeps } from '../../http/routes.js';
+import type { RouteDeps } from '../../http/route-plugin.js';
 import {
   BackupCodesResponse, CodeBody, DisableBody, EnabledResponse, SetupBody, SetupResponse, StatusResponse, type CodeInput,
   type DisableInput,

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { IdParams, pathId } from '../../core/fields.js';
 import { PageOf, toPage } from '../../core/pagination.js';
-import type { RouteDeps } from '../../http/routes.js';
+import type { RouteDeps } from '../../http/route-plugin.js';
 import { MessageResponse } from '../../http/schema.js';
 import { accessControl } from '../rbac/access.js';
 import {

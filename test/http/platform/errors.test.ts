@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { Type, type Static } from 'typebox';
 import { AppError } from '../../../src/core/errors.js';
 import { PageOf, PageQuery, pageRequest, toPage, type PageQueryInput } from '../../../src/core/pagination.js';
-import type { RoutePlugin } from '../../../src/http/routes.js';
+import type { RoutePlugin } from '../../../src/http/route-plugin.js';
 import { Body } from '../../../src/http/schema.js';
 import { createTestApp, type TestApp } from '../../helpers/test-app.js';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { Type } from 'typebox';
-import type { RoutePlugin } from '../../../src/http/routes.js';
+import type { RoutePlugin } from '../../../src/http/route-plugin.js';
 import { Body } from '../../../src/http/schema.js';
 import { createTestApp, type TestApp } from '../../helpers/test-app.js';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { Type } from 'typebox';
-import type { RoutePlugin } from '../../../src/http/routes.js';
+import type { RoutePlugin } from '../../../src/http/route-plugin.js';
 import { acquireTestDatabase, releaseTestDatabase } from '../../helpers/database.js';
 import { createTestApp, type TestApp } from '../../helpers/test-app.js';
 
