@@ -107,7 +107,7 @@ describe('loadConfig: preset × override matrix', () => {
   });
 });
 
-describe('loadConfig: the SPEC.md preset table', () => {
+describe('loadConfig: the preset table of docs/configuration.md', () => {
   const table = {
     development: {
       JWT_ACCESS_TOKEN_LIFETIME: 3600, REFRESH_TOKEN_ROTATION: false, MAX_LOGIN_ATTEMPTS: 10, LOCKOUT_DURATION: 15 * 60,

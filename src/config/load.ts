@@ -151,7 +151,7 @@ function checkInvariants(values: Record<string, unknown>, sources: Record<Settin
   if (secret !== null && Buffer.byteLength(secret, 'utf8') < MIN_JWT_SECRET_BYTES) {
     throw new ConfigError(`Invalid setting SVC_JWT_SECRET_KEY: must be at least ${MIN_JWT_SECRET_BYTES} bytes`);
   }
-  // With an asymmetric algorithm nothing is signed with the secret (DECISIONS.md "Signing keys and JWKS").
+  // With an asymmetric algorithm nothing is signed with the secret (docs/resource-servers.md "Turning it on").
   const asymmetric = values.JWT_ALGORITHM !== 'HS256';
   if (!values.DEBUG) {
     if (secret === null && !asymmetric) {
@@ -222,7 +222,7 @@ function derivePasskeyRelyingParty(values: Record<string, unknown>, sources: Rec
 }
 
 /**
- * DECISIONS.md "Signing keys and JWKS": a configured key must sign with the configured algorithm (and be strong enough),
+ * docs/resource-servers.md "For operators": a configured key must sign with the configured algorithm (and be strong enough),
  * keys kept in the database need `SVC_ENCRYPTION_KEY`, and the issuer of published keys is a URL (OpenID discovery).
  */
 function checkSigning(values: Record<string, unknown>, sources: Record<SettingKey, Source>, warnings: string[]): void {

@@ -1,7 +1,7 @@
 import type { Config, PresetName } from './settings.js';
 
 /**
- * Values each security preset sets (SPEC.md "Security presets", DECISIONS.md). Anything not listed
+ * Values each security preset sets (docs/configuration.md "Security presets"). Anything not listed
  * keeps its default; an explicit environment value always wins over the preset.
  */
 export const PRESETS: Record<PresetName, Partial<Config>> = {

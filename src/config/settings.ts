@@ -189,7 +189,7 @@ export type Config = { readonly [K in SettingKey]: ValueOf<(typeof SETTINGS)[K]>
 
 export const envName = (key: SettingKey): string => `SVC_${key}`;
 
-/** `SVC_PUBLIC_URL` without its trailing slash, or `http://127.0.0.1:<port>` when unset (DECISIONS.md "Applications"). */
+/** `SVC_PUBLIC_URL` without its trailing slash, or `http://127.0.0.1:<port>` when unset (docs/resource-servers.md "Turning it on"). */
 export const publicUrlOf = (config: Pick<Config, 'PUBLIC_URL' | 'PORT'>): string =>
   (config.PUBLIC_URL ?? `http://127.0.0.1:${config.PORT}`).replace(/\/+$/, '');
 

@@ -23,7 +23,7 @@ function assertConfigError(fn: () => unknown, pattern: RegExp): void {
   assert.match(caught.message, pattern);
 }
 
-describe('signing settings (DECISIONS.md "Signing keys and JWKS")', () => {
+describe('signing settings (docs/resource-servers.md)', () => {
   it('default to HS256 with the issuer gatehouse, as before', () => {
     const { config } = load({ SVC_JWT_SECRET_KEY: SECRET });
     assert.equal(config.JWT_ALGORITHM, 'HS256');

@@ -13,7 +13,7 @@ const refused = (value: unknown, message: RegExp) => assert.throws(() => parse(v
   return true;
 });
 
-describe('SVC_SOCIAL_PROVIDERS (DECISIONS.md "Social login")', () => {
+describe('SVC_SOCIAL_PROVIDERS (docs/social-login.md)', () => {
   it('is empty when unset', () => {
     assert.equal(parseSocialProviders(null).size, 0);
     assert.equal(parseSocialProviders('').size, 0);
@@ -68,7 +68,7 @@ describe('SVC_SOCIAL_PROVIDERS (DECISIONS.md "Social login")', () => {
     refused({ provider_a: { client_id: 'g', client_secret: SECRET } }, /alias of google/);
   });
 
-  it('resolves SPEC.md\'s provider_a…provider_d to the configured built-in providers', () => {
+  it('resolves the neutral names provider_a…provider_d to the configured built-in providers', () => {
     const providers = parse({ google: { client_id: 'g', client_secret: SECRET }, github: { client_id: 'h', client_secret: SECRET } });
     assert.equal(resolveProvider(providers, 'provider_a')?.name, 'google');
     assert.equal(resolveProvider(providers, 'provider_b')?.name, 'github');

@@ -1,7 +1,7 @@
 import { ConfigError } from './errors.js';
 
 /**
- * DECISIONS.md "Social login": `SVC_SOCIAL_PROVIDERS` is a JSON object keyed by provider name. Built-in names get
+ * docs/social-login.md "Configuring providers": `SVC_SOCIAL_PROVIDERS` is a JSON object keyed by provider name. Built-in names get
  * their kind and public endpoints; any other name is a generic OpenID provider with an `issuer`. Parsed strictly: an
  * unknown key, a missing client id or an insecure URL stops the start-up with a message naming it (never its secret).
  */
@@ -48,7 +48,7 @@ export const BUILT_IN_PROVIDERS: Record<string, Endpoints> = {
     debug_token_url: 'https://graph.facebook.com/debug_token', scopes: ['email', 'public_profile'] },
 };
 
-/** SPEC.md's neutral provider names, aliases of the built-in ones. */
+/** The neutral provider names, aliases of the built-in ones (docs/social-login.md "Configuring providers"). */
 export const PROVIDER_ALIASES: Record<string, string> = {
   provider_a: 'google', provider_b: 'github', provider_c: 'microsoft', provider_d: 'facebook',
 };

@@ -1,14 +1,14 @@
 import { AppError } from './errors.js';
 
 export interface AliasOptions<V, W> {
-  /** The alias's value in SPEC.md's terms (e.g. `email_verification` → `email`); identity by default. */
+  /** The alias's value in the API's own terms (e.g. `email_verification` → `email`); identity by default. */
   from?: (aliased: W) => V;
   /** When two values mean the same thing; strict equality by default. */
   same?: (a: V, b: V) => boolean;
 }
 
 /**
- * SDK-COMPAT.md: SPEC.md's field stays and the SDK's spelling is accepted beside it. Answers the value of `field`,
+ * docs/migrating-from-tenxyte.md: the API's own field stays and the SDK's spelling is accepted beside it. Answers the value of `field`,
  * or the alias's (through `from`) when only the alias is sent, or undefined when neither is. Both sent with
  * different values is a 400 validation naming the alias: the caller meant one of them, and a guess could act on
  * the wrong one. The schema must declare both fields, since bodies refuse unknown ones.

@@ -1,6 +1,6 @@
 /**
  * The one error catalogue: every code the API answers with, its default HTTP status and message.
- * Handlers throw `AppError(code)`; the error handler turns it into SPEC.md's body shapes.
+ * Handlers throw `AppError(code)`; the error handler turns it into the body shapes of docs/api.md "Errors".
  */
 export const ERROR_CATALOGUE = {
   // Platform
@@ -122,7 +122,7 @@ export interface AppErrorOptions {
   /** Extra top-level body fields (for example `retry_after`, `requires_2fa`). */
   extra?: Record<string, unknown>;
   headers?: Record<string, string>;
-  /** The body is `details` alone, a bare field map (SPEC.md: organization-create validation). */
+  /** The body is `details` alone, a bare field map (organization-create validation, docs/organizations.md "Endpoints"). */
   bare?: boolean;
 }
 

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type pg from 'pg';
 import type { Database } from './create-db.js';
 
-/** What other instances cache and must drop when it changes (DECISIONS.md "Several instances"). */
+/** What other instances cache and must drop when it changes (docs/decisions.md "Several instances"). */
 export type ChangeTopic = 'applications' | 'signing-keys' | 'webhooks';
 const TOPICS: readonly ChangeTopic[] = ['applications', 'signing-keys', 'webhooks'];
 const isTopic = (text: string): text is ChangeTopic => (TOPICS as readonly string[]).includes(text);

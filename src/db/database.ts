@@ -412,7 +412,7 @@ export interface AccountDeletionRequestsTable {
   confirmation_expires_at: NullableTimestamp;
   /** The outbox message carrying the token: its delivery moves the request to `confirmation_sent`. */
   confirmation_message_id: number | null;
-  /** A reference to the request, not a credential (DECISIONS.md "Account deletion and export"). */
+  /** A reference to the request, not a credential (docs/privacy.md "The lifecycle"). */
   cancellation_token: string;
   requested_at: DefaultTimestamp;
   confirmed_at: NullableTimestamp;
@@ -505,7 +505,7 @@ export interface WebauthnChallengesTable {
   created_at: DefaultTimestamp;
 }
 
-/** An uploaded avatar (SDK-COMPAT.md rule 18): at most one per account, replaced whole. */
+/** An uploaded avatar (docs/authentication.md "Profile"): at most one per account, replaced whole. */
 export interface AvatarsTable {
   id: Generated<number>;
   user_id: number;
@@ -518,7 +518,7 @@ export interface AvatarsTable {
 }
 
 /**
- * An asymmetric access-token signing key (DECISIONS.md "Signing keys and JWKS"): signing until `superseded_at`, then
+ * An asymmetric access-token signing key (docs/resource-servers.md "Rotation: what a resource server sees"): signing until `superseded_at`, then
  * verifying until `verifies_until`, then retired (neither published nor accepted).
  */
 export interface SigningKeysTable {
@@ -535,7 +535,7 @@ export interface SigningKeysTable {
   verifies_until: NullableTimestamp;
 }
 
-/** A webhook subscription (DECISIONS.md "Webhooks"). The signing secret is kept sealed: it must be recovered to sign. */
+/** A webhook subscription (docs/webhooks.md). The signing secret is kept sealed: it must be recovered to sign. */
 export interface WebhooksTable {
   id: Generated<number>;
   url: string;

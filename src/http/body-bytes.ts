@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest, preParsingHookHandler } from 'fas
 import { AppError } from '../core/errors.js';
 
 /**
- * Whether a request carried a body at all, for the one route where that matters (SDK-COMPAT.md rule 13): the JSON
+ * Whether a request carried a body at all, for the one route where that matters (docs/migrating-from-tenxyte.md, rule 13): the JSON
  * parser reads an empty JSON body as `{}`, so only the bytes themselves tell `{}` from nothing.
  */
 const bytesRead = new WeakMap<FastifyRequest, number>();

@@ -3,7 +3,7 @@ import { publicUrlOf, type Config } from '../config/settings.js';
 import { publicOriginResolver } from './hooks/request-context.js';
 
 /**
- * The origin of the page that made a request, as far as a browser vouches for it (DECISIONS.md "Applications"): its
+ * The origin of the page that made a request, as far as a browser vouches for it (docs/decisions.md "Public applications"): its
  * `Origin` header, which page script cannot set. A browser leaves `Origin` out of a same-origin GET or HEAD; such a
  * request counts as coming from the service's own origin (SVC_PUBLIC_URL) when it carries `Sec-Fetch-Site: same-origin`
  * (another header script cannot set) and is addressed to the host of SVC_PUBLIC_URL (as a trusted proxy forwards it).

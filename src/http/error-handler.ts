@@ -40,7 +40,7 @@ export function bodyFor(err: AppError): ErrorBody | Record<string, unknown> {
 }
 
 /**
- * Any thrown value → an AppError with SPEC.md's code and shape. A database that cannot be reached is 503
+ * Any thrown value → an AppError with its catalogue code and the shape of docs/api.md "Errors". A database that cannot be reached is 503
  * SERVICE_UNAVAILABLE with `retry_after` (and so `Retry-After`): the client may try again. Other unknown errors become 500 INTERNAL_ERROR.
  */
 export function toAppError(err: unknown): AppError {
@@ -65,7 +65,7 @@ export function toAppError(err: unknown): AppError {
 
 /**
  * The `Retry-After` header of a body's `retry_after`, so every 429, 423 and 503 carries both: the Tenxyte SDK reads only
- * the header (SDK-COMPAT.md rule 17). Seconds are sent as they are; a timestamp (SPEC.md: the 423 of login/otp/verify/)
+ * the header (docs/migrating-from-tenxyte.md, rule 17). Seconds are sent as they are; a timestamp (the 423 of login/otp/verify/, docs/authentication.md)
  * as an HTTP-date, the header's other form (RFC 9110 §10.2.3), which needs no clock here.
  */
 export function retryAfterHeader(value: unknown): string | undefined {
@@ -77,7 +77,7 @@ export function retryAfterHeader(value: unknown): string | undefined {
 
 export function errorHandler(err: unknown, req: FastifyRequest, reply: FastifyReply): FastifyReply {
   let appErr = toAppError(err);
-  // A route may answer its validation errors as a bare field map (SPEC.md: organization create).
+  // A route may answer its validation errors as a bare field map (organization create, docs/organizations.md "Endpoints").
   if (appErr.code === 'VALIDATION_ERROR' && !appErr.opts.bare && req.routeOptions?.config?.bareValidationErrors) {
     appErr = new AppError('VALIDATION_ERROR', { ...appErr.opts, bare: true });
   }

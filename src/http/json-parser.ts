@@ -12,14 +12,14 @@ const ESCAPED_NUL = /(?:^|[^\\])(?:\\\\)*\\u0000/i;
 const parseError = (code: 'INVALID_JSON' | 'FORBIDDEN_JSON_KEY' | 'NUL_IN_JSON') => Object.assign(new Error(code), { code, statusCode: 400 });
 
 /**
- * JSON bodies: an empty body with a JSON content type is read as `{}` (DECISIONS.md), `__proto__` and
+ * JSON bodies: an empty body with a JSON content type is read as `{}` (docs/api.md "Bodies"), `__proto__` and
  * `constructor.prototype` keys are refused rather than stripped, text containing NUL is refused, and nothing but JSON is accepted
  * (any other content type answers 415).
  */
 export function registerJsonParser(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
   const parse = (req: FastifyRequest, body: string | Buffer, done: (err: Error | null, value?: unknown) => void) => {
-    // An agent's approval is bound to the body exactly as sent (DECISIONS.md "Agents", human approval).
+    // An agent's approval is bound to the body exactly as sent (docs/agents.md "Human approval").
     if (req.agent) req.agent.bodySha256 = sha256Hex(body);
     const text = body.toString().trim();
     if (text === '') return done(null, {});

@@ -60,7 +60,7 @@ function routeSecurity(route: RouteOptions, appKeys: SecurityRequirement): Secur
   const user = userGuardOf(route);
   if (!user) return undefined;
   const withBearer = { ...appKeys, Bearer: [] };
-  // A route that accepts agents takes either token (DECISIONS.md "Agents").
+  // A route that accepts agents takes either token (docs/agents.md "Agent requests").
   const bearers = user.agents ? [withBearer, { ...appKeys, AgentBearer: [] }] : [withBearer];
   return user.optional ? [...bearers, appKeys] : bearers;
 }

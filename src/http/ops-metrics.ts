@@ -31,7 +31,7 @@ function backlogReader(outbox: () => Promise<Backlog>, webhooks: () => Promise<B
 }
 
 /**
- * The operation of this instance, read on each scrape (DECISIONS.md "Several instances"): Redis failures, the outboxes'
+ * The operation of this instance, read on each scrape (docs/decisions.md "Several instances"): Redis failures, the outboxes'
  * backlogs and the age of their oldest rows, and the scheduled jobs' runs and failures. A backlog the database cannot
  * give in time is left out of the scrape rather than failing it.
  */

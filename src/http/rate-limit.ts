@@ -24,7 +24,7 @@ export interface Window { max: number; per: Per }
 
 export interface RateLimiterOptions {
   enabled: boolean;
-  /** Debug mode multiplies every limit by 10 (DECISIONS.md). */
+  /** Debug mode multiplies every limit by 10 (docs/api.md "Rate limits"). */
   multiplier: number;
   redis: Redis | null;
   /**
@@ -63,8 +63,8 @@ const incr = (store: CounterStore, key: string, windowMs: number, max: number) =
 /**
  * `limiter('login', [{max: 5, per: 'minute'}, {max: 20, per: 'hour'}])` → an onRequest hook counting per
  * client IP (an IPv6 client by its /64, `rateLimitKey`). Over any window: 429 RATE_LIMITED with `retry_after` and `Retry-After`. Counters are shared by every
- * instance: in Redis when it is configured; in PostgreSQL without Redis, or while Redis fails (DECISIONS.md "Several
- * instances"); in this instance's memory only on the embedded database, or when both fail — never unlimited.
+ * instance: in Redis when it is configured; in PostgreSQL without Redis, or while Redis fails (docs/decisions.md
+ * "Several instances"); in this instance's memory only on the embedded database, or when both fail — never unlimited.
  */
 export function createRateLimiter(opts: RateLimiterOptions) {
   // One counter per limit name and window, as in Redis (whose keys are `rl:<name>:<window>:`): routes declaring the

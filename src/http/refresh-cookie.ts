@@ -4,14 +4,14 @@ import { AppError } from '../core/errors.js';
 import type { AppContext } from '../modules/applications/applications.service.js';
 
 /**
- * Refresh-token cookie mode (DECISIONS.md): HttpOnly, Secure unless debug, SameSite=Strict, Path = the API
+ * Refresh-token cookie mode (docs/authentication.md "Cookie mode"): HttpOnly, Secure unless debug, SameSite=Strict, Path = the API
  * prefix, Max-Age = the refresh lifetime. Requests that rely on the cookie must be JSON and, when the
  * application lists allowed origins, come from one of them — a cross-site form cannot do either.
- * While the root refresh alias is on (SDK-COMPAT.md rule 1) the Path is `/`, or the browser would not send the
+ * While the root refresh alias is on (docs/migrating-from-tenxyte.md, rule 1) the Path is `/`, or the browser would not send the
  * cookie to `/auth/refresh/`.
  *
  * The mode is decided per request: on for every application while SVC_REFRESH_TOKEN_COOKIE_ENABLED is on, and always
- * for a public application (DECISIONS.md "Applications"), whose refresh tokens must never reach page script.
+ * for a public application (docs/decisions.md "Public applications"), whose refresh tokens must never reach page script.
  */
 export function createRefreshCookie(config: Config) {
   const name = config.REFRESH_TOKEN_COOKIE_NAME;

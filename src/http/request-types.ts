@@ -22,7 +22,7 @@ declare module 'fastify' {
      * are checked when sent and the route also answers without them (the social-login callback, reached by a browser).
      */
     appAuth?: boolean | 'optional';
-    /** Validation errors answer a bare field map, as SPEC.md says of organization create. */
+    /** Validation errors answer a bare field map, as organization create does (docs/organizations.md "Endpoints"). */
     bareValidationErrors?: boolean;
     /** Set from the route's declared user guard: the route accepts `AgentBearer` (never set by hand). */
     agents?: boolean;

@@ -19,7 +19,7 @@ export function Nullable<T extends TSchema>(schema: T): TUnion<[T, TNull]> {
 
 export const MessageResponse = Type.Object({ message: Type.String() });
 
-/** The standard error body of SPEC.md "Errors" (documentation only; the error handler builds it). */
+/** The standard error body of docs/api.md "Errors" (documentation only; the error handler builds it). */
 export const ErrorResponse = Type.Object({
   error: Type.String(),
   code: Type.String(),

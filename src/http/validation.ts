@@ -40,7 +40,7 @@ function messageFor(e: ErrorObject): string {
   }
 }
 
-/** Turns Ajv errors into SPEC.md's validation details: `{field: [messages]}`, `non_field_errors` for the rest. */
+/** Turns Ajv errors into the validation details of docs/api.md "Errors": `{field: [messages]}`, `non_field_errors` for the rest. */
 export function toFieldErrors(errors: ErrorObject[]): FieldErrors {
   const out: FieldErrors = {};
   for (const e of errors) {

@@ -9,7 +9,7 @@ describe('access tokens', () => {
   const key = hmacKey(SECRET, 'gatehouse');
   const now = new Date('2026-01-02T03:04:05Z');
 
-  it('are standard HS256 JWTs any library verifies, with the claim set of DECISIONS.md', async () => {
+  it('are standard HS256 JWTs any library verifies, with the claim set of docs/resource-servers.md', async () => {
     const { token, jti, expiresAt } = await signAccessToken(key, { sub: '12', app: 3, sid: '45', scope: 'full' }, now, 900);
     assert.deepEqual(decodeProtectedHeader(token), { alg: 'HS256', kid: key.kid, typ: 'JWT' });
     const { payload } = await jwtVerify(token, new TextEncoder().encode(SECRET), { algorithms: ['HS256'], issuer: 'gatehouse', currentDate: now });

@@ -8,7 +8,7 @@ export const JWT_ALGORITHMS = ['HS256', 'EdDSA', 'ES256', 'RS256'] as const;
 export type JwtAlgorithm = (typeof JWT_ALGORITHMS)[number];
 export type AsymmetricAlgorithm = Exclude<JwtAlgorithm, 'HS256'>;
 
-/** DECISIONS.md claim set. No personal data: `sub` is the user id, nothing else about the person. */
+/** The claim set of docs/resource-servers.md "What a token holds". No personal data: `sub` is the user id, nothing else about the person. */
 export interface AccessClaims {
   sub: string;
   app: number | null;
@@ -93,7 +93,7 @@ function hs256Token(key: HmacJwtKey, payload: object): string {
   return `${input}.${createHmac('sha256', state.secret).update(input).digest('base64url')}`;
 }
 
-/** Role and permission codes for the client to read (SDK-COMPAT.md rule 20); never trusted when the token comes back. */
+/** Role and permission codes for the client to read (docs/migrating-from-tenxyte.md, rule 20); never trusted when the token comes back. */
 export interface GrantClaims {
   roles: readonly string[];
   permissions: readonly string[];

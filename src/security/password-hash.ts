@@ -9,7 +9,7 @@ export interface Argon2Params {
   parallelism: number;
 }
 
-/** DECISIONS.md: argon2id m=19456 KiB, t=2, p=1 (OWASP's recommended minimum). */
+/** docs/security.md: argon2id m=19456 KiB, t=2, p=1 (OWASP's recommended minimum). */
 export const PRODUCTION_ARGON2: Argon2Params = { memoryCost: 19456, timeCost: 2, parallelism: 1 };
 
 /**

@@ -1,4 +1,4 @@
-// Avatars uploaded through PATCH me/ (SDK-COMPAT.md rule 18), kept in the database: instances share nothing else.
+// Avatars uploaded through PATCH me/ (docs/authentication.md "Profile"), kept in the database: instances share nothing else.
 import { sql, type Kysely } from 'kysely';
 
 export async function up(db: Kysely<unknown>): Promise<void> {

@@ -1,4 +1,4 @@
-// Asymmetric access-token signing keys (DECISIONS.md "Signing keys and JWKS"): the private part sealed, at most one signing.
+// Asymmetric access-token signing keys (docs/resource-servers.md): the private part sealed, at most one signing.
 import { sql, type Kysely } from 'kysely';
 
 export async function up(db: Kysely<unknown>): Promise<void> {

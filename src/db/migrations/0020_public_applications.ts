@@ -1,4 +1,4 @@
-// Public applications (DECISIONS.md "Applications"): browser code identified by its key and origin, holding no secret.
+// Public applications (docs/decisions.md "Public applications"): browser code identified by its key and origin, holding no secret.
 import { sql, type Kysely } from 'kysely';
 
 export async function up(db: Kysely<unknown>): Promise<void> {

@@ -1,4 +1,4 @@
-/** What `gatehouse seed` guarantees exists (DECISIONS.md "Authorization", SPEC.md "Organization role"). */
+/** What `gatehouse seed` guarantees exists (docs/access-control.md "The model", docs/organizations.md "Roles and what they allow"). */
 export const SYSTEM_PERMISSIONS = [
   { code: 'permissions.view', name: 'View permissions', description: 'List and read permissions' },
   { code: 'permissions.manage', name: 'Manage permissions', description: 'Create, edit and delete permissions' },
@@ -32,7 +32,7 @@ export const ORG_PERMISSIONS = [
   { code: 'org.members.remove', name: 'Remove members', description: 'Remove members' },
 ] as const;
 
-/** DECISIONS.md "Organizations": SPEC.md's table plus `org.owner` and `org.view`, which SPEC.md's endpoints check. */
+/** The organization roles of docs/organizations.md "Roles and what they allow", `org.owner` and `org.view` included. */
 export const ORG_ROLES = [
   { code: 'owner', name: 'Owner', description: 'Full control of the organization', weight: 100,
     permissions: ['org.owner', 'org.manage', 'org.members.invite', 'org.members.manage', 'org.members.remove', 'org.view'] },
@@ -42,7 +42,7 @@ export const ORG_ROLES = [
 ] as const;
 
 /**
- * The admin console's public application (DECISIONS.md "Applications"), created while SVC_CONSOLE_ENABLED is on and
+ * The admin console's public application (docs/decisions.md "Public applications"), created while SVC_CONSOLE_ENABLED is on and
  * found again by `builtin`, whatever it was renamed to.
  */
 export const CONSOLE_APPLICATION = {

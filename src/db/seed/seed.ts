@@ -22,7 +22,7 @@ export const seedOptionsOf = (config: Pick<Config, 'CONSOLE_ENABLED' | 'PUBLIC_U
   ({ consoleOrigin: config.CONSOLE_ENABLED ? new URL(publicUrlOf(config)).origin : null });
 
 /**
- * The console's public application (DECISIONS.md "Applications"), found by its `builtin` mark whatever an operator
+ * The console's public application (docs/decisions.md "Public applications"), found by its `builtin` mark whatever an operator
  * renamed it to: created when missing, its allowed origins set back to `origin` alone when SVC_PUBLIC_URL changed.
  * Everything else an operator changed (name, deactivation, redirect URIs) stays. Public: no secret is created.
  */

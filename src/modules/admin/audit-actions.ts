@@ -1,7 +1,7 @@
 import { AppError } from '../../core/errors.js';
 
 /**
- * Event types whose Tenxyte SDK action code (SDK-COMPAT.md rule 21) is spelled differently. Every other event type
+ * Event types whose Tenxyte SDK action code (docs/migrating-from-tenxyte.md, rule 21) is spelled differently. Every other event type
  * is its own action code (`login`, `login_failed`, `logout`, `token_refresh`, `password_change`, `2fa_enabled`, …).
  * Only one-to-one renames belong here, so an action names exactly one event type and filters by it.
  */

@@ -13,10 +13,10 @@ import {
 
 type Deps = { db: Db; clock: Clock; audit: AuditService; sessions: SessionService };
 
-/** DECISIONS.md "Account deletion": the phrase that confirms a refresh-token revocation. */
+/** The phrase that confirms a refresh-token revocation (docs/access-control.md "Administration"). */
 export const REVOKE_PHRASE = 'REVOKE';
 
-/** The token and sign-in listings of SPEC.md "Administration", blacklist cleanup and refresh-token revocation. */
+/** The token and sign-in listings of docs/access-control.md "Administration", blacklist cleanup and refresh-token revocation. */
 export function createSecurityService({ db, clock, audit, sessions }: Deps) {
   async function blacklisted(query: BlacklistInput) {
     const page = pageRequest(query);
@@ -44,7 +44,7 @@ export function createSecurityService({ db, clock, audit, sessions }: Deps) {
   /**
    * POST admin/refresh-tokens/<id>/revoke/: the phrase is checked first, then the token. Revoking ends the token's
    * whole session, so the access tokens issued in it stop working too. The phrase may be missing only from a request
-   * that sent no body at all (SDK-COMPAT.md rule 13, a relaxation for one client: revoking only takes access away);
+   * that sent no body at all (docs/migrating-from-tenxyte.md, rule 13: a relaxation for one client: revoking only takes access away);
    * any body, `{}` included, must carry it.
    */
   async function revokeRefreshToken(actor: Actor, id: number, confirmation: string | undefined, opts: { bodySent: boolean }) {

@@ -3,7 +3,7 @@ import type { AgentTokenStatus, Executor } from '../../db/database.js';
 import { PUBLIC_USER_COLUMNS } from '../users/user-columns.js';
 
 /**
- * The breakers of DECISIONS.md "Agents" as SQL conditions on the token row `a` at time `$2`: while all hold the
+ * The breakers of docs/agents.md "Breakers" as SQL conditions on the token row `a` at time `$2`: while all hold the
  * token may act. Every condition reads the row as it is when the statement runs, so concurrent requests
  * serialize on the row and each one sees the counts the others left.
  */

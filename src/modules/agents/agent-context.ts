@@ -39,6 +39,6 @@ export interface AgentContext {
 
 const TRACE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-/** DECISIONS.md "Agents": a malformed trace id is ignored, not refused. */
+/** A malformed trace id is ignored, not refused (docs/agents.md "Trace and activity"). */
 export const traceIdOf = (header: unknown): string | null =>
   typeof header === 'string' && TRACE_ID.test(header) ? header : null;

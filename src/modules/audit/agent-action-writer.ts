@@ -32,7 +32,7 @@ const QUEUE_LIMIT = 20_000;
 type Deps = { db: Db; onError: (message: string) => void };
 
 /**
- * Audit rows written off the request path (DECISIONS.md "Agents": one `agent_action` row per agent request): rows
+ * Audit rows written off the request path (docs/agents.md "Trace and activity": one `agent_action` row per agent request): rows
  * are queued in memory and written by one multi-row INSERT at a time, each taking whatever queued while the one
  * before it ran. `flush()` waits until everything queued so far is written: readers of the trail call it first, and
  * the server calls it when it closes. A batch the database refuses is reported and dropped, never retried in a loop.

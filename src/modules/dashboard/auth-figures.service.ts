@@ -8,9 +8,9 @@ import { calendarRanges, daysIn, dayOf, percentOf, periodRanges, throughNow, typ
 
 type Deps = { db: Db; clock: Clock; daily: DailyCountsService };
 
-/** DECISIONS.md "Dashboard": `login_by_method` always names these, with 0 for a method nobody used. */
+/** docs/dashboard.md "GET dashboard/auth/": `login_by_method` always names these, with 0 for a method nobody used. */
 export const FIXED_METHODS = ['password', 'phone_password', 'otp', 'magic_link', 'passkey'] as const;
-/** Social sign-ins record `social_<provider>` (DECISIONS.md "Social login": the configured provider name). */
+/** Social sign-ins record `social_<provider>` (docs/social-login.md "Configuring providers": the configured provider name). */
 const SOCIAL_METHOD = /^social_[a-z0-9_-]+$/;
 /** How far back `login_by_method` and `top_login_failure_reasons` look, in UTC days (today included). */
 export const METHOD_DAYS = 30;
@@ -36,7 +36,7 @@ const topReasons = (c: Counts) => Object.entries(c.failures).filter(([reason]) =
   .sort(([ra, a], [rb, b]) => b - a || (ra < rb ? -1 : ra > rb ? 1 : 0))
   .slice(0, TOP_REASONS).map(([reason, count]) => ({ reason, count }));
 
-/** SPEC.md "Dashboard" GET dashboard/auth/: docs/dashboard.md says what each figure counts. */
+/** GET dashboard/auth/: docs/dashboard.md says what each figure counts. */
 export function createAuthFiguresService({ db, clock, daily }: Deps) {
   async function auth(): Promise<AuthFigures> {
     const now = clock.now();

@@ -16,7 +16,7 @@ const perOrganization = (members: number, organizations: number) =>
   organizations === 0 ? 0 : Math.round((members / organizations) * 100) / 100;
 
 /**
- * SPEC.md "Dashboard": figures for holders of `dashboard.view`, from counting queries on the source tables (and, for
+ * docs/dashboard.md: figures for holders of `dashboard.view`, from counting queries on the source tables (and, for
  * the hours that have ended, from their counts kept in `dashboard_counts`), one service per endpoint.
  */
 export function createDashboardService({ db, clock, config }: Deps) {

@@ -6,7 +6,7 @@ import { addDays, calendarRanges, throughNow } from './period.js';
 
 type Deps = { db: Db; clock: Clock };
 
-/** SPEC.md "Dashboard" GET dashboard/gdpr/: docs/dashboard.md says what each figure counts. */
+/** GET dashboard/gdpr/: docs/dashboard.md says what each figure counts. */
 export function createGdprFiguresService({ db, clock }: Deps) {
   async function gdpr(): Promise<GdprFigures> {
     const now = clock.now();

@@ -1,5 +1,5 @@
 /**
- * DECISIONS.md "Dashboard": a period is whole UTC days ending with today, today counting up to now; the previous
+ * docs/dashboard.md "Periods": a period is whole UTC days ending with today, today counting up to now; the previous
  * period is as long and ends at the same time of day, so both cover the same span. Pure date arithmetic.
  */
 

@@ -11,7 +11,7 @@ type Deps = { db: Db; clock: Clock; daily: DailyCountsService };
 export const PASSWORD_CHANGE_EVENTS = ['password_change', 'password_reset', 'password_set'] as const;
 const TOP_ADDRESSES = 10;
 
-/** SPEC.md "Dashboard" GET dashboard/security/: docs/dashboard.md says what each figure counts. */
+/** GET dashboard/security/: docs/dashboard.md says what each figure counts. */
 export function createSecurityFiguresService({ db, clock, daily }: Deps) {
   async function security(): Promise<SecurityFigures> {
     const now = clock.now();

@@ -38,7 +38,7 @@ function figuresOf(days: Map<string, Counts>): PeriodFigures {
 const chart = (range: Range, countOf: (day: string) => number): DayCount[] =>
   daysIn(range).map((date) => ({ date, count: countOf(date) }));
 
-/** SPEC.md "Dashboard" GET dashboard/stats/: docs/dashboard.md says what each figure counts. */
+/** GET dashboard/stats/: docs/dashboard.md says what each figure counts. */
 export function createStatsService({ db, clock, daily }: Deps) {
   async function stats(input: StatsInput, organization: OrganizationScope | null): Promise<StatsFigures> {
     const now = clock.now();

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
 
 /**
- * The erasure of an account (DECISIONS.md "Account deletion and export"): the one place that knows every table
+ * The erasure of an account (docs/decisions.md "Account deletion"): the one place that knows every table
  * holding a person's data, so a reviewer reads the whole of it here and a new table adds one step to `ERASURE_STEPS`.
  * Every function runs inside the completion's transaction.
  */
@@ -52,7 +52,7 @@ type ErasureStep = (trx: Executor, s: ErasureSubject) => Promise<unknown>;
 
 /**
  * `column` holds one of the identifiers (an empty list matches nothing). Addresses are stored lower-cased everywhere
- * (DECISIONS.md "Identifiers and wire format"), so plain equality finds them, through the columns' indexes.
+ * (docs/decisions.md "Account deletion": login attempts), so plain equality finds them, through the columns' indexes.
  */
 const isIdentifier = (column: string, identifiers: string[]) => sql<boolean>`${sql.ref(column)} = any(${identifiers}::text[])`;
 
@@ -93,7 +93,7 @@ const deleteSocialIdentities: ErasureStep = async (trx, { userId }) => {
   await trx.deleteFrom('social_accounts').where('user_id', '=', userId).execute();
 };
 
-/** An uploaded avatar (SDK-COMPAT.md rule 18): the account row's URL of it is cleared above, the image itself goes here. */
+/** An uploaded avatar (docs/authentication.md "Profile"): the account row's URL of it is cleared above, the image itself goes here. */
 const deleteAvatar: ErasureStep = (trx, { userId }) => trx.deleteFrom('avatars').where('user_id', '=', userId).execute();
 
 const deleteAgentTokens: ErasureStep = async (trx, { userId }) => {

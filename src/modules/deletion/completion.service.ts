@@ -33,7 +33,7 @@ const FINAL_MESSAGE_LIFETIME_SECONDS = 7 * 86_400;
 export const anonymizedEmailOf = (userId: number) => `deleted-${userId}@invalid`;
 
 /**
- * Completion of confirmed deletion requests (DECISIONS.md "Account deletion and export"): the account is anonymized,
+ * Completion of confirmed deletion requests (docs/privacy.md "What completion anonymizes, and what it keeps"): the account is anonymized,
  * the request completed, an `account_deleted` audit row written and the last message queued, all in one transaction.
  */
 export function createDeletionCompletionService({ db, clock, config, audit, outbox, events }: Deps) {

@@ -10,12 +10,12 @@ import { toAdminDeletionRequest, type DeletionRequestQueryInput, type ProcessInp
 
 type Deps = { db: Db; clock: Clock; completion: DeletionCompletionService };
 
-/** DECISIONS.md "Account deletion and export": the phrase that confirms processing a deletion request. */
+/** The phrase that confirms processing a deletion request (docs/privacy.md "Deletion requests for administrators"). */
 export const PROCESS_PHRASE = 'PERMANENTLY DELETE';
 /** `grace_period_expiring=true`: a confirmed request whose grace period ends within this many days. */
 export const EXPIRING_WITHIN_DAYS = 7;
 
-/** SPEC.md "Administration" for deletion requests: listing, detail, and completion by an administrator. */
+/** docs/privacy.md "Deletion requests for administrators": listing, detail, and completion by an administrator. */
 export function createDeletionAdminService({ db, clock, completion }: Deps) {
   async function list(query: DeletionRequestQueryInput) {
     const page = pageRequest(query);

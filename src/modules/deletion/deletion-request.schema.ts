@@ -9,7 +9,7 @@ export const DELETION_STATUSES = ['pending', 'confirmation_sent', 'confirmed', '
 /** The states a request is still open in (one per account at most). */
 export const OPEN_STATUSES = ['pending', 'confirmation_sent', 'confirmed'] as const;
 
-/** SPEC.md "Deletion request". */
+/** A deletion request as the API shows it (docs/privacy.md "Deletion requests for administrators"). */
 export const DeletionRequest = Type.Object({
   id: Type.Integer(),
   user: Type.Integer(),

@@ -33,7 +33,7 @@ const pairOf = ({ access_token, refresh_token, token_type, expires_in, refresh_e
   ({ access_token, refresh_token, token_type, expires_in, refresh_expires_in });
 
 /**
- * SPEC.md "Account deletion and export (user)" and DECISIONS.md "Account deletion and export": the request, its
+ * docs/privacy.md "The lifecycle": the request, its
  * emailed confirmation, the grace period during which the account is inactive, and cancellation. Completion (the
  * anonymization) is the completion service's.
  */

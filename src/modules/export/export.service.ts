@@ -30,13 +30,13 @@ export const EXPORT_LIMITS = { auditLogs: 1000, loginAttempts: 1000 } as const;
 /** The newest `limit` rows of a list read with one row more, and whether there were more. */
 const capped = <T>(rows: T[], limit: number) => ({ rows: rows.slice(0, limit), truncated: rows.length > limit });
 
-/** SPEC.md "Account deletion and export" (POST export-user-data/) and DECISIONS.md "Account deletion and export". */
+/** POST export-user-data/ (docs/privacy.md "Personal-data export"). */
 export function createExportService({ db, clock, config, verifyPassword, audit, lockout, rbac, pendingAudit }: Deps) {
   const wrongPassword = (message: string) => AppError.validation({ password: [message] });
 
   /**
-   * The password, checked like a login: a lock answers 423 and every wrong password counts toward it (DECISIONS.md
-   * "Login protection": every check of a password counts), so a stolen access token cannot be used to guess it.
+   * The password, checked like a login: a lock answers 423 and every wrong password counts toward it (docs/authentication.md
+   * "Lockout and audit": every check of a password counts), so a stolen access token cannot be used to guess it.
    */
   async function provePassword(userId: number, password: string, meta: ActorMeta): Promise<void> {
     const account = await repo.findProofState(db, userId);

@@ -35,7 +35,7 @@ function groupBy<K>(sessions: SessionRow[], keyOf: (s: SessionRow) => K | null, 
   return [...groups.entries()].sort(([, a], [, b]) => b.last.getTime() - a.last.getTime());
 }
 
-/** The distinct devices of the sessions (DECISIONS.md: `device_id` is stable per fingerprint and account). */
+/** The distinct devices of the sessions (docs/authentication.md "Sessions and devices": `device_id` is stable per fingerprint and account). */
 export const devicesOf = (sessions: SessionRow[], now: Date) =>
   groupBy(sessions, (s) => s.device_id, now).map(([deviceId, g]) => ({
     device_id: deviceId, device_summary: g.newest.device_summary, device_info: g.newest.device_info,

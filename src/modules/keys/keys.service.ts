@@ -48,7 +48,7 @@ export interface Rotation {
 }
 
 /**
- * Access-token signing keys (DECISIONS.md "Signing keys and JWKS"): the HS256 secret, a key from `SVC_JWT_PRIVATE_KEY`, or
+ * Access-token signing keys (docs/resource-servers.md): the HS256 secret, a key from `SVC_JWT_PRIVATE_KEY`, or
  * keys generated and stored sealed in the database, rotated by `gatehouse keys rotate` and kept current on every instance.
  */
 export function createKeyService(deps: Deps) {

@@ -26,7 +26,7 @@ const DAY = 86_400;
 type Invitee = { userId: number; actor: OrgActor | null };
 
 /**
- * DECISIONS.md "Organizations", invitations: a token of 32 random bytes whose SHA-256 alone is stored, shown once
+ * docs/organizations.md "Invitations": a token of 32 random bytes whose SHA-256 alone is stored, shown once
  * (201 answer and email); it becomes a membership for the account whose verified email it was sent to — by
  * accept/, or on its next sign-in or verification of that address.
  */

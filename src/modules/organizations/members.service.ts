@@ -15,7 +15,7 @@ import * as orgs from './organizations.repo.js';
 
 type Deps = { db: Db; clock: Clock; config: Config; audit: AuditService; events: WebhookEvents };
 
-/** SPEC.md "Organization member": listing, adding, changing a role, removing; the weight rules of DECISIONS.md. */
+/** docs/organizations.md "Members": listing, adding, changing a role, removing; the weight rules of "Roles and what they allow". */
 export function createMemberService({ db, clock, config, audit, events }: Deps) {
   const callerRole = (context: OrgContext) => context.role!;
 

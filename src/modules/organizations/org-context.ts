@@ -48,7 +48,7 @@ export interface OrgContextOptions {
 }
 
 /**
- * DECISIONS.md "Organizations": after authentication, the organization is resolved with the caller's effective
+ * docs/organizations.md "The organization of a request: `X-Org-Slug`": after authentication, the organization is resolved with the caller's effective
  * role in one query. No slug → 400 ORG_SLUG_REQUIRED; unknown, or inactive for all but its owners → 404
  * ORG_NOT_FOUND; no role there (own or inherited) → 403 NOT_MEMBER; a role without `permission` → 403.
  */

@@ -1,5 +1,5 @@
 /**
- * Who may do what in an organization (DECISIONS.md "Organizations"), pure. Roles have weights: owner 100, admin 80,
+ * Who may do what in an organization (docs/organizations.md "Roles and what they allow"), pure. Roles have weights: owner 100, admin 80,
  * member 20. A role held in an organization applies in its descendants (with inheritance on); the effective role
  * is the heaviest of the own and inherited ones, and the effective permissions the union of all of them.
  */

@@ -1,5 +1,5 @@
 /**
- * The organization tree's rules (DECISIONS.md "Organizations"), pure. Each organization keeps the ids of its
+ * The organization tree's rules (docs/organizations.md "The tree"), pure. Each organization keeps the ids of its
  * ancestors, the root first (a materialized path): its depth is their count, and a move is checked on them alone.
  */
 

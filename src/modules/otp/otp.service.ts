@@ -35,7 +35,7 @@ export function maskEmail(email: string): string {
 /** `+33612345678` → `+*******5678`. */
 export const maskPhone = (phone: string): string => `+${'*'.repeat(Math.max(phone.length - 5, 1))}${phone.slice(-4)}`;
 
-/** DECISIONS.md "Codes, links, passwords": verification codes for the account's email address and phone. */
+/** docs/passwords-and-codes.md "Verification codes": for the account's email address and phone. */
 export function createOtpService({ db, clock, config, outbox, codeKey, onEmailVerified }: Deps) {
   /** Issues a code for `purpose`, retiring older ones, and queues the message in the same transaction. */
   async function issue(userId: number, purpose: OtpPurpose, otpType: OtpType, template: TemplatePurpose = 'otp') {

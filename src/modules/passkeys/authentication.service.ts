@@ -24,7 +24,7 @@ export interface AuthenticationInput {
 const NOBODY = -1;
 
 /**
- * SPEC.md "Passkeys" sign-in and DECISIONS.md "Passkeys": begin (with an address: its credentials; without: resident-key
+ * docs/passkeys.md "Signing in": begin (with an address: its credentials; without: resident-key
  * mode), complete (verify the assertion, the counter and the backup flag), then every check of a password login.
  */
 export function createPasskeyAuthenticationService({ db, clock, config, audit, login }: Deps) {
@@ -70,7 +70,7 @@ export function createPasskeyAuthenticationService({ db, clock, config, audit, l
     throw new AppError('INVALID_ASSERTION');
   }
 
-  /** POST webauthn/authenticate/complete/: SPEC.md's body (`access`, `refresh`) plus the usual token response. */
+  /** POST webauthn/authenticate/complete/: the body of docs/passkeys.md "Signing in" (`access`, `refresh`) plus the usual token response. */
   async function complete(input: AuthenticationInput, applicationId: number | null, allowedOrigins: readonly string[], meta: LoginMeta) {
     const hash = signedChallengeHash(input.credential.response?.clientDataJSON);
     const challenge = hash && await consumeChallenge(db, { challengeHash: hash, purpose: 'authenticate', id: input.challenge_id, now: clock.now() });
@@ -92,12 +92,12 @@ export function createPasskeyAuthenticationService({ db, clock, config, audit, l
     }
     await login.admitAccount(user, identifier, meta, () => new AppError('AUTH_FAILED'));
     const body = await login.completeLogin(user, identifier, input.device_info, meta, info.userVerified ? 'passkey' : undefined);
-    // During a deletion's grace period there is no refresh token (DECISIONS.md "Account deletion").
+    // During a deletion's grace period there is no refresh token (docs/decisions.md "Account deletion").
     return { ...body, access: body.access_token, refresh: 'refresh_token' in body ? body.refresh_token : null, message: 'Login successful', credential_used: row.device_name };
   }
 
   /**
-   * DECISIONS.md "Passkeys": a sign counter that does not grow (when either is non-zero) is a cloned authenticator —
+   * docs/passkeys.md "Signing in": a sign counter that does not grow (when either is non-zero) is a cloned authenticator —
    * refused and audited as critical; a backup-eligible flag unlike the one registered is refused. The use is recorded
    * only while the counter still moves forward, so of two parallel uses of one value, one wins.
    */

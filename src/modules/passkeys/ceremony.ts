@@ -1,10 +1,10 @@
 import { decodeClientDataJSON } from '@simplewebauthn/server/helpers';
 import { sha256Hex } from '../../security/random.js';
 
-/** SPEC.md "Passkeys": the options' timeout, and a challenge's life (single use). */
+/** docs/passkeys.md: the options' timeout, and a challenge's life (single use). */
 export const CEREMONY_TIMEOUT_MS = 300_000;
 export const CHALLENGE_LIFETIME = 300;
-/** ES256, RS256, EdDSA, in SPEC.md's order. */
+/** ES256, RS256, EdDSA, in the order the options list them (docs/passkeys.md). */
 export const ALGORITHMS = [-7, -257, -8];
 /** WebAuthn Level 3: a longer credential id is refused at registration. */
 export const MAX_CREDENTIAL_ID_BYTES = 1023;
@@ -26,5 +26,5 @@ export function signedChallengeHash(clientDataJSON: unknown): string | undefined
 /** The library's expected-challenge check against the stored hash. */
 export const challengeMatches = (hash: string) => (challenge: string) => sha256Hex(challenge) === hash;
 
-/** The begin answers: SPEC.md's flat options, `challenge_id`, and the same options under `publicKey` (SDK-COMPAT.md rule 5). */
+/** The begin answers: the flat options, `challenge_id`, and the same options under `publicKey` (docs/passkeys.md; docs/migrating-from-tenxyte.md, rule 5). */
 export const beginAnswer = <T extends object>(options: T, challengeId: number) => ({ ...options, challenge_id: challengeId, publicKey: options });

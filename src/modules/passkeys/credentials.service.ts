@@ -8,7 +8,7 @@ import { toListedPasskey } from './passkeys.schemas.js';
 
 type Deps = { db: Db; audit: AuditService };
 
-/** SPEC.md `webauthn/credentials/`: the caller's passkeys, and their removal. */
+/** `webauthn/credentials/` (docs/passkeys.md "Managing passkeys"): the caller's passkeys, and their removal. */
 export function createPasskeyCredentialService({ db, audit }: Deps) {
   async function list(userId: number) {
     const rows = await repo.listCredentials(db, userId);

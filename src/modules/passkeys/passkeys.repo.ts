@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Executor, NewRow } from '../../db/database.js';
 
-/** SPEC.md "Passkey credential" columns, for the listing. */
+/** The columns of a passkey as listed (docs/passkeys.md "Managing passkeys"). */
 const LISTED = ['id', 'device_name', 'created_at', 'last_used_at', 'authenticator_type', 'is_resident_key', 'is_active'] as const;
 
 export const listCredentials = (db: Executor, userId: number) =>

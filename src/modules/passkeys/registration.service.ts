@@ -28,7 +28,7 @@ export interface RegistrationInput {
 
 const invalid = () => new AppError('INVALID_CREDENTIAL');
 
-/** SPEC.md "Passkeys" registration and DECISIONS.md "Passkeys": begin (options and a stored challenge), complete (verify, record). */
+/** docs/passkeys.md "Registering a passkey": begin (options and a stored challenge), complete (verify, record). */
 export function createPasskeyRegistrationService({ db, clock, config, audit, notices }: Deps) {
   async function begin(user: Registrant, applicationId: number | null, attachment: Attachment = 'platform') {
     const existing = await repo.credentialIdsOf(db, user.id, false);

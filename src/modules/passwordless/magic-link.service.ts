@@ -34,7 +34,7 @@ export interface MagicLinkVerifyInput {
 }
 
 /**
- * Magic-link login (SPEC.md magic-link/*; DECISIONS.md "Codes, links, passwords"): 32 random bytes, only their
+ * Magic-link login (magic-link/*; docs/authentication.md "Passwordless login"): 32 random bytes, only their
  * SHA-256 stored, single use, `SVC_MAGIC_LINK_LIFETIME`, sent through the outbox in the transaction that stores it.
  */
 export function createMagicLinkService(deps: Deps) {

@@ -31,11 +31,11 @@ export interface OtpLoginInput {
 }
 
 const PURPOSE = 'login' as const;
-/** SPEC.md: the 423 of login/otp/verify/ states `retry_after` as a timestamp. */
+/** The 423 of login/otp/verify/ states `retry_after` as a timestamp (docs/authentication.md "Passwordless login"). */
 const AS_TIMESTAMP: LockErrorOptions = { retryAfter: 'timestamp' };
 
 /**
- * Passwordless phone login (SPEC.md login/otp/*). Login codes are one-time codes of purpose `login`: HMAC-stored,
+ * Passwordless phone login (login/otp/*; docs/authentication.md "Passwordless login"). Login codes are one-time codes of purpose `login`: HMAC-stored,
  * 5 attempts counted before comparison, single use, sent by SMS through the outbox with the code.
  */
 export function createOtpLoginService(deps: Deps) {

@@ -1,5 +1,5 @@
 /**
- * Where a magic link may point (DECISIONS.md "Codes, links, passwords"): `validation_url` must match one of
+ * Where a magic link may point (docs/authentication.md "Passwordless login"): `validation_url` must match one of
  * the allowed addresses exactly on scheme, host, port and path. The query is not compared (a client may carry
  * its own state there); a fragment never reaches a server, so an address with one is refused.
  */

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 
-/** DECISIONS.md "Codes, links, passwords": the range API gets 1.5 s, then the local list answers alone. */
+/** docs/passwords-and-codes.md "The password policy": the range API gets 1.5 s, then the local list answers alone. */
 export const BREACH_CHECK_TIMEOUT_MS = 1500;
 /** A padded range answer is about 1,000 lines of 40 bytes; anything far larger is not a range answer. */
 const MAX_RANGE_BYTES = 1 << 20;

@@ -33,7 +33,7 @@ type Account = NonNullable<Awaited<ReturnType<typeof repo.findAccount>>>;
 const pairOf = ({ access_token, refresh_token, token_type, expires_in, refresh_expires_in }: IssuedTokens) =>
   ({ access_token, refresh_token, token_type, expires_in, refresh_expires_in });
 
-/** SPEC.md "Passwords" and "Forced password change flow": password/change/ and password/set-initial/. */
+/** docs/passwords-and-codes.md "Changing a password" and "Setting a first password": password/change/ and password/set-initial/. */
 export function createPasswordChangeService(deps: Deps) {
   const { db, clock, hasher, verifyPassword, audit, lockout, sessions, passwords, otp, consumeLoginCode, events } = deps;
 

@@ -22,7 +22,7 @@ export type ResetTarget = { email: string } | { phone: string };
 /** What a queued reset message carries besides its code: the code's row id and the request, for its audit event. */
 type ResetRequestContext = { otp_id: string; application_id: number | null; ip: string | null; user_agent: string | null };
 
-/** SPEC.md "Passwords": password/reset/request/ and password/reset/confirm/ (a code by email or SMS). */
+/** docs/passwords-and-codes.md "Resetting a forgotten password": password/reset/request/ and password/reset/confirm/ (a code by email or SMS). */
 export function createPasswordResetService({ db, clock, config, hasher, audit, sessions, passwords, otp, outbox, events }: Deps) {
   /**
    * Queues a reset code for the address given, and answers. The answer, and the work done before it, are the same

@@ -20,7 +20,7 @@ export interface NewPassword {
 }
 
 /**
- * SPEC.md "Passwords" and DECISIONS.md "Codes, links, passwords": the policy as clients see it, a strength
+ * docs/passwords-and-codes.md "The password policy": the policy as clients see it, a strength
  * estimate that applies it, and the one gate every new password passes (register, change, reset, set-initial,
  * CLI): rules and context words → 400 validation, history → 400 PASSWORD_REUSED, breach → 400 PASSWORD_BREACHED.
  */

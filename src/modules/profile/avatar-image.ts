@@ -1,4 +1,4 @@
-/** SDK-COMPAT.md rule 18: the images an avatar may be, recognised by their bytes, and where they are served. */
+/** docs/authentication.md "Profile" (avatar): the images an avatar may be, recognised by their bytes, and where they are served. */
 
 /** 2 MiB: the largest avatar accepted. */
 export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;

@@ -6,7 +6,7 @@ import { AVATAR_MAX_BYTES } from './avatar-image.js';
 import { UpdateProfileBody } from './profile.schemas.js';
 
 /**
- * PATCH me/ as `multipart/form-data` (SDK-COMPAT.md rule 18): one file part `avatar`, and the fields the JSON body
+ * PATCH me/ as `multipart/form-data` (docs/authentication.md "Profile"): one file part `avatar`, and the fields the JSON body
  * takes as text parts (`custom_fields` as JSON text). Anything else is refused with 400 validation naming the part.
  */
 

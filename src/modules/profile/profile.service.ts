@@ -82,7 +82,7 @@ export function createProfileService({ db, clock, rbac, events }: Deps) {
 
   /**
    * PATCH me/: only the editable fields; a changed phone must be verified again. `avatar`: the bytes of an uploaded
-   * image (SDK-COMPAT.md rule 18), stored with the fields in one transaction and answered as `avatar` too.
+   * image (docs/authentication.md "Profile"), stored with the fields in one transaction and answered as `avatar` too.
    */
   async function update(userId: number, input: UpdateProfileInput, avatar?: Uint8Array) {
     const current = await load(userId);

@@ -5,7 +5,7 @@ import type { RouteDeps } from '../../http/route-plugin.js';
 import type { Actor } from './actor.js';
 
 export interface RequiresOptions {
-  /** DECISIONS.md "Agents": a route that declares a permission accepts agents unless it is on the closed list. */
+  /** docs/agents.md "Agent requests": a route that declares a permission accepts agents unless it is on the closed list. */
   agents?: boolean;
   /** An agent's call waits for the delegating user's approval: always (a `requiresApproval` route), or when the body asks. */
   approval?: AgentRuleOptions['approval'];

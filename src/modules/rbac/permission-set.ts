@@ -47,7 +47,7 @@ export function permissionDenied(missing: Iterable<string>, opts: { code?: Denia
 }
 
 /**
- * Nobody grants, removes or reshapes what they do not hold (DECISIONS.md "Authorization"): otherwise
+ * Nobody grants, removes or reshapes what they do not hold (docs/access-control.md "No escalation"): otherwise
  * `roles.manage` alone would be a path to every other permission. Superusers hold everything.
  */
 export function assertHoldsAll(held: PermissionSet, codes: Iterable<string>): void {

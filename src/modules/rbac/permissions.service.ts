@@ -19,7 +19,7 @@ const duplicateCode = () => AppError.validation({ code: ['A permission with this
 const unknownParent = (code: string) => AppError.validation({ parent_code: [`Unknown permission code: ${code}.`] });
 
 /**
- * SPEC.md "Permissions (RBAC)". A permission may sit under a parent: holding the parent grants it. Changes to the
+ * docs/access-control.md "Permissions". A permission may sit under a parent: holding the parent grants it. Changes to the
  * tree are serialized, cycles are refused, and nobody places under a parent, or deletes, a permission they do not hold.
  */
 export function createPermissionService({ db, clock, audit }: Deps) {

@@ -2,7 +2,7 @@
 export const MAX_CODE_LENGTH = 100;
 
 /**
- * The role code derived from a role name, for clients that send none (SDK-COMPAT.md rule 16): accents are
+ * The role code derived from a role name, for clients that send none (docs/access-control.md "Roles"; docs/migrating-from-tenxyte.md, rule 16): accents are
  * dropped (`Éditeur` → `editeur`), letters lower-cased, every run of other characters becomes one `_`, and
  * `_` is trimmed from both ends (`  Sales -- EU ` → `sales_eu`). Answers null when nothing is left or the
  * result is longer than a code may be: the caller then refuses the name rather than invent or cut a code.

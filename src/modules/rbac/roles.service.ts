@@ -18,7 +18,7 @@ type Deps = { db: Db; clock: Clock; audit: AuditService };
 
 const duplicateCode = () => AppError.validation({ code: ['A role with this code already exists.'] });
 
-/** The code sent, or the one derived from the name when none is (SDK-COMPAT.md rule 16). */
+/** The code sent, or the one derived from the name when none is (docs/access-control.md "Roles"). */
 function codeOf(sent: string | undefined, name: string): string {
   if (sent !== undefined) return sent;
   const derived = roleCodeFromName(name);
@@ -32,7 +32,7 @@ function codeOf(sent: string | undefined, name: string): string {
 const difference = (a: readonly string[], b: readonly string[]) => a.filter((x) => !b.includes(x));
 
 /**
- * SPEC.md "Roles (RBAC)". Every permission a change grants or takes away must be held by the actor; making a role
+ * docs/access-control.md "Roles". Every permission a change grants or takes away must be held by the actor; making a role
  * default or deleting it touches all its permissions, so it needs all of them (superusers hold everything).
  */
 export function createRoleService({ db, clock, audit }: Deps) {

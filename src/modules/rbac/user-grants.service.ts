@@ -13,7 +13,7 @@ import * as repo from './user-grants.repo.js';
 type Deps = { db: Db; audit: AuditService; rbac: RbacService };
 
 /**
- * SPEC.md "User roles (RBAC)" and `users/<id>/permissions/`. Nobody changes their own grants, only a superuser
+ * docs/access-control.md "User roles and direct permissions". Nobody changes their own grants, only a superuser
  * changes a superuser's, and every permission granted or taken away must be held by the actor.
  */
 export function createUserGrantsService({ db, audit, rbac }: Deps) {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { identityFromClaims, ProviderError, splitName } from './identity.js';
 
-describe('identityFromClaims (DECISIONS.md "Social login": which addresses count)', () => {
+describe('identityFromClaims (docs/social-login.md "Which account signs in")', () => {
   it('keeps a verified address, lower-cased, with the names', () => {
     assert.deepEqual(identityFromClaims('google', { sub: 's1', email: 'Ann@Example.com', email_verified: true, given_name: 'Ann',
       family_name: 'Lee' }), { subject: 's1', email: 'ann@example.com', firstName: 'Ann', lastName: 'Lee' });

@@ -2,7 +2,7 @@
 export interface ProviderIdentity {
   /** The provider's stable identifier of the person: the identity. */
   subject: string;
-  /** The address, kept only when the provider says it is verified (DECISIONS.md "Social login"). */
+  /** The address, kept only when the provider says it is verified (docs/social-login.md "Which account signs in"). */
   email: string | null;
   firstName: string;
   lastName: string;

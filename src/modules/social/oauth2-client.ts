@@ -24,7 +24,7 @@ export function createOAuth2Client() {
   }
 
   /**
-   * A provider access token, only once the provider confirmed it was issued to our client (DECISIONS.md: else a token
+   * A provider access token, only once the provider confirmed it was issued to our client (docs/social-login.md: else a token
    * granted to any other site would sign its holder in).
    */
   async function fromAccessToken(p: SocialProviderConfig, accessToken: string): Promise<ProviderIdentity> {

@@ -9,7 +9,7 @@ import { toSocialIdentity } from './social-accounts.schemas.js';
 
 type Deps = { db: Db; audit: AuditService };
 
-/** DECISIONS.md "Social login": `me/social-accounts/` lists and unlinks the account's identities. */
+/** docs/social-login.md "The linked identities": `me/social-accounts/` lists and unlinks the account's identities. */
 export function createSocialAccountService({ db, audit }: Deps) {
   async function list(userId: number, query: PageQueryInput) {
     const page = pageRequest(query);

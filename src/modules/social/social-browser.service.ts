@@ -19,7 +19,7 @@ type Deps = {
   oidc: OidcClient; oauth2: OAuth2Client; socialLogin: SocialLoginService;
 };
 
-/** DECISIONS.md "Social login": a state lives 10 minutes; a second-factor hand-over 5. */
+/** docs/social-login.md "The browser flow": a state lives 10 minutes; a second-factor hand-over 5. */
 const STATE_LIFETIME = 600;
 const MFA_TOKEN_LIFETIME = 300;
 
@@ -30,7 +30,7 @@ export interface Redirect {
   cookie?: string;
   /**
    * A public application's refresh token, for the HttpOnly refresh cookie: it never travels in the redirect, where page
-   * script would read it (DECISIONS.md "Applications").
+   * script would read it (docs/decisions.md "Public applications").
    */
   refreshCookie?: { raw: string; maxAge: number };
 }

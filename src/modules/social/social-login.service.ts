@@ -17,7 +17,7 @@ export interface SocialSignInInput {
 const refused = (reason: string) => new AppError('SOCIAL_AUTH_FAILED', { details: { reason } });
 
 /**
- * DECISIONS.md "Social login", once a provider vouched for an identity: the linked account, or the account of the
+ * docs/social-login.md "Which account signs in", once a provider vouched for an identity: the linked account, or the account of the
  * same verified address (only if that account verified it too), or a new account; then every check of a password
  * login — lockout, bans, second factor, the administrators' 2FA gate, the forced-change scope, device limits.
  */

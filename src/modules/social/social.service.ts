@@ -19,7 +19,7 @@ type Deps = {
   onProviderError?: (provider: string, reason: string) => void;
 };
 
-/** SPEC.md `POST social/<provider>/` and DECISIONS.md "Social login": one of the three proofs, with device info and a 2FA code. */
+/** docs/social-login.md "Signing in: `POST social/<provider>/`": one of the three proofs, with device info and a 2FA code. */
 export interface SocialLoginInput extends SocialSignInInput {
   code?: string | undefined;
   authorization_code?: string | undefined;
@@ -51,7 +51,7 @@ export function createSocialService({ db, clock, config, providers, oidc, oauth2
     return provider;
   }
 
-  /** The application's redirect URIs are the allow-list, exact match (SPEC.md). */
+  /** The application's redirect URIs are the allow-list, exact match (docs/social-login.md). */
   function checkRedirectUri(application: AppContext | null, redirectUri: string): void {
     if (!application?.redirect_uris.includes(redirectUri)) throw new AppError('INVALID_REDIRECT_URI');
   }

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
 
-/** SPEC.md "Limits": 10 backup codes per generation. */
+/** 10 backup codes per generation (docs/authentication.md "Two-factor authentication"). */
 export const BACKUP_CODE_COUNT = 10;
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';

@@ -38,7 +38,7 @@ const compact = (code: string) => code.replace(/\s/g, '');
 
 type CheckState = NonNullable<Awaited<ReturnType<typeof repo.findCheckState>>>;
 
-/** SPEC.md "Two-factor authentication" and DECISIONS.md "Codes, links, passwords" (TOTP paragraph). */
+/** docs/authentication.md "Two-factor authentication". */
 export function createTwoFactorService({ db, clock, config, verifyPassword, audit, lockout, sealer, codeKey, events, notices }: Deps) {
   const notEnabled = () => new AppError('INVALID_CODE', { message: 'Two-factor authentication is not enabled' });
 
@@ -68,8 +68,8 @@ export function createTwoFactorService({ db, clock, config, verifyPassword, audi
   const verifyLoginCode = (user: { id: number }, code: string): Promise<boolean> => acceptAnyCode(user.id, code);
 
   /**
-   * The checks of the authenticated 2FA changes feed the account lockout like a login does (DECISIONS.md: every
-   * check of a password or second factor counts), so a stolen access token cannot be used to guess them.
+   * The checks of the authenticated 2FA changes feed the account lockout like a login does (docs/authentication.md
+   * "Lockout and audit": every check of a password or second factor counts), so a stolen access token cannot be used to guess them.
    */
   async function checked(userId: number, meta: RequestMeta,
     check: (state: CheckState) => Promise<'ok' | 'INVALID_PASSWORD' | 'INVALID_CODE'>): Promise<void> {

@@ -2,7 +2,7 @@ import type { LoginUser } from './users.repo.js';
 
 /**
  * Inactive, banned and deleted accounts sign in by no method and are sent no codes or links. An account inactive only
- * because its deletion is confirmed still signs in, with a `deletion_pending` token (DECISIONS.md "Account deletion").
+ * because its deletion is confirmed still signs in, with a `deletion_pending` token (docs/decisions.md "Account deletion").
  */
 export const canSignIn = (u: Pick<LoginUser, 'is_active' | 'is_banned' | 'deleted_at' | 'deletion_scheduled_at'>): boolean =>
   (u.is_active || u.deletion_scheduled_at !== null) && !u.is_banned && u.deleted_at === null;

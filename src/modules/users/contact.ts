@@ -1,7 +1,7 @@
 import { ParseError, parsePhoneNumberFromString, parsePhoneNumberWithError } from 'libphonenumber-js/max';
 import type { FieldErrors } from '../../core/errors.js';
 
-/** Emails are trimmed and lower-cased before storage and lookup (DECISIONS.md). */
+/** Emails are trimmed and lower-cased before storage and lookup (docs/decisions.md "Sign-in"). */
 export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
 
 // Deliberately simple: one @, no spaces, a dot in the domain. Deliverability is proven by verification.

@@ -1,7 +1,7 @@
 import { BlockList, isIP } from 'node:net';
 
 /**
- * Which addresses a webhook may not reach unless SVC_WEBHOOK_ALLOW_PRIVATE_URLS is on (DECISIONS.md "Webhooks"):
+ * Which addresses a webhook may not reach unless SVC_WEBHOOK_ALLOW_PRIVATE_URLS is on (docs/webhooks.md "Which addresses a webhook may reach"):
  * a server-side request forgery guard. The ranges are IANA's special-purpose registries (RFC 6890 and its updates)
  * that are not globally reachable, plus the shared CGNAT space (RFC 6598), where cloud metadata services also live
  * (169.254.169.254 is link-local, Alibaba's 100.100.100.200 is CGNAT, AWS's fd00:ec2::254 is unique-local).

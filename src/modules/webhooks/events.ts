@@ -1,5 +1,5 @@
 /**
- * The event types a webhook can subscribe to (DECISIONS.md "Webhooks"), plus `webhook.test`, the ping that
+ * The event types a webhook can subscribe to (docs/webhooks.md "Events and their payloads"), plus `webhook.test`, the ping that
  * `POST webhooks/<id>/test/` sends. docs/webhooks.md shows each one's `data`.
  */
 export const WEBHOOK_EVENTS = [

@@ -28,7 +28,7 @@ export function urlFormProblem(raw: string): string | undefined {
 }
 
 /**
- * Resolves the URL's host and checks every address it resolves to (DECISIONS.md "Webhooks"): one forbidden
+ * Resolves the URL's host and checks every address it resolves to (docs/webhooks.md "Which addresses a webhook may reach"): one forbidden
  * address refuses the URL, so a name answering both a public and a private address (DNS rebinding) cannot slip
  * through. With `allowPrivate` any address is accepted. The check runs at creation, update and every delivery.
  */

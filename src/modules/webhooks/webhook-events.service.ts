@@ -77,7 +77,7 @@ export function createWebhookEvents({ db, clock, onEnqueued, changes }: Deps) {
   const enqueued = (): void => onEnqueued();
 
   /**
-   * DECISIONS.md "Account deletion and export": the stored payloads about an account whose deletion completes lose
+   * docs/webhooks.md "Events and their payloads": the stored payloads about an account whose deletion completes lose
    * every field that names or locates the person (its address, phone, names, IPs), in the deletion's transaction.
    */
   const forgetUser = (trx: Executor, userId: number): Promise<number> => repo.scrubPersonalData(trx, userId, PERSONAL_FIELDS);

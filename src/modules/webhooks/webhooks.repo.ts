@@ -126,7 +126,7 @@ export async function listDeliveries(db: Executor, webhookId: number, filter: { 
 }
 
 /**
- * DECISIONS.md "Account deletion and export": stored webhook payloads about a deleted account lose what names or
+ * docs/webhooks.md "Events and their payloads": stored webhook payloads about a deleted account lose what names or
  * locates the person. Answers how many rows were scrubbed.
  */
 export async function scrubPersonalData(db: Executor, userId: number, fields: readonly string[]): Promise<number> {

@@ -24,7 +24,7 @@ type Deps = {
 const SECRET_WARNING = 'Save the secret now: it is never shown again.';
 const KNOWN_EVENTS: ReadonlySet<string> = new Set(WEBHOOK_EVENTS);
 
-/** The `webhooks/` API (DECISIONS.md "Webhooks"): service-wide subscriptions, managed with `webhooks.manage`. */
+/** The `webhooks/` API (docs/webhooks.md): service-wide subscriptions, managed with `webhooks.manage`. */
 export function createWebhookService({ db, clock, config, audit, sealer, events, delivery }: Deps) {
   /** 400 naming `url` when it is not http(s) or, unless private URLs are allowed, reaches a forbidden address. */
   async function checkUrl(url: string): Promise<string> {
