@@ -100,9 +100,24 @@ export async function importJwtKey(m: { kid: string; algorithm: AsymmetricAlgori
   return { alg: m.algorithm, kid: m.kid, publicKey, privateKey, issuer };
 }
 
+/** A public key as a JWKS lists it (RFC 7517): its type, the public members of that type, its kid, algorithm and use. */
+export interface PublishedJwk {
+  kty: string;
+  kid: string;
+  alg: AsymmetricAlgorithm;
+  use: 'sig';
+  crv?: string;
+  x?: string;
+  y?: string;
+  n?: string;
+  e?: string;
+}
+
 /** The public key as a JWKS lists it: only the public members, pinned to its one algorithm, for signatures. */
-export const publishedJwk = (m: { kid: string; algorithm: AsymmetricAlgorithm; publicJwk: JWK }): JWK => {
+export const publishedJwk = (m: { kid: string; algorithm: AsymmetricAlgorithm; publicJwk: JWK }): PublishedJwk => {
   const { kty, crv, x, y, n, e } = m.publicJwk;
+  // Every exported public key names its type; without one the key could not be published (nor verify anything).
+  if (typeof kty !== 'string') throw new Error(`signing key ${m.kid}: its public JWK has no kty`);
   return { kty, ...(crv ? { crv } : {}), ...(x ? { x } : {}), ...(y ? { y } : {}), ...(n ? { n } : {}), ...(e ? { e } : {}),
     kid: m.kid, alg: m.algorithm, use: 'sig' };
 };

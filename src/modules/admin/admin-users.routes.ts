@@ -1,12 +1,11 @@
-import type { FastifyInstance } from 'fastify';
 import { PageOf, toPage } from '../../core/pagination.js';
-import type { RouteDeps } from '../../http/route-plugin.js';
+import type { RouteDeps, TypedApp } from '../../http/route-plugin.js';
 import { MessageResponse } from '../../http/schema.js';
 import { accessControl } from '../rbac/access.js';
 import { IdParams, pathId } from '../../core/fields.js';
 import {
-  AdminUserActionResponse, AdminUserDetail, AdminUserListQuery, AdminUserPatchBody, AdminUserSummary, AdminUserUpdatedResponse,
-  BanBody, EmptyBody, LockBody, type AdminUserListInput, type AdminUserPatch, type BanInput, type LockInput,
+  AdminUserActionResponse, AdminUserDetail, AdminUserListQuery, AdminUserPatchBody, AdminUserSummary,
+  AdminUserUpdatedResponse, BanBody, EmptyBody, LockBody,
 } from './admin-users.schemas.js';
 
 const tags = ['admin: users'];
@@ -16,8 +15,8 @@ const STANDING_FIELDS = ['is_superuser', 'is_staff', 'is_active', 'must_change_p
 const changesStanding = (body: unknown) =>
   typeof body === 'object' && body !== null && STANDING_FIELDS.some((f) => (body as Record<string, unknown>)[f] !== undefined);
 
-/** SPEC.md "Administration" for accounts: users.view to read, users.manage to change. */
-export default async function adminUserRoutes(app: FastifyInstance, deps: RouteDeps) {
+/** Accounts administered (docs/access-control.md "Administration"): users.view to read, users.manage to change. */
+export default async function adminUserRoutes(app: TypedApp, deps: RouteDeps) {
   const { adminUsers } = deps.container.services;
   const { requires, actorOf } = accessControl(deps);
   const view = requires('users.view');
@@ -30,7 +29,7 @@ export default async function adminUserRoutes(app: FastifyInstance, deps: RouteD
   app.get('/admin/users/', {
     schema: { tags, querystring: AdminUserListQuery, response: { 200: PageOf(AdminUserSummary) } }, onRequest: view,
   }, async (req) => {
-    const { results, count, page } = await adminUsers.list(req.query as AdminUserListInput);
+    const { results, count, page } = await adminUsers.list(req.query);
     return toPage(results, count, page, req.url);
   });
 
@@ -39,14 +38,14 @@ export default async function adminUserRoutes(app: FastifyInstance, deps: RouteD
 
   app.patch('/admin/users/:id/', {
     schema: { tags, params: IdParams, body: AdminUserPatchBody, response: { 200: AdminUserUpdatedResponse } }, onRequest: manageStanding,
-  }, async (req) => adminUsers.update(await actorOf(req), pathId(req.params), req.body as AdminUserPatch));
+  }, async (req) => adminUsers.update(await actorOf(req), pathId(req.params), req.body));
 
   app.delete('/admin/users/:id/', { schema: { tags, params: IdParams, response: { 200: MessageResponse } }, onRequest: manageWithApproval },
     async (req) => adminUsers.remove(await actorOf(req), pathId(req.params)));
 
   app.post('/admin/users/:id/ban/', {
     schema: { tags, params: IdParams, body: BanBody, response: { 200: AdminUserActionResponse } }, onRequest: manageWithApproval,
-  }, async (req) => adminUsers.ban(await actorOf(req), pathId(req.params), req.body as BanInput));
+  }, async (req) => adminUsers.ban(await actorOf(req), pathId(req.params), req.body));
 
   app.post('/admin/users/:id/unban/', {
     schema: { tags, params: IdParams, body: EmptyBody, response: { 200: AdminUserActionResponse } }, onRequest: manageWithApproval,
@@ -54,7 +53,7 @@ export default async function adminUserRoutes(app: FastifyInstance, deps: RouteD
 
   app.post('/admin/users/:id/lock/', {
     schema: { tags, params: IdParams, body: LockBody, response: { 200: AdminUserActionResponse } }, onRequest: manageWithApproval,
-  }, async (req) => adminUsers.lock(await actorOf(req), pathId(req.params), req.body as LockInput));
+  }, async (req) => adminUsers.lock(await actorOf(req), pathId(req.params), req.body));
 
   app.post('/admin/users/:id/unlock/', {
     schema: { tags, params: IdParams, body: EmptyBody, response: { 200: AdminUserActionResponse } }, onRequest: manageWithApproval,

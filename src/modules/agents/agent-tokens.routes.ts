@@ -1,14 +1,13 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { PageOf, toPage } from '../../core/pagination.js';
 import { pathId } from '../../core/fields.js';
 import { userAuthOf } from '../../http/guards/index.js';
 import { actorMetaOf } from '../../http/request-meta.js';
-import type { RouteDeps } from '../../http/route-plugin.js';
+import type { RouteDeps, TypedApp } from '../../http/route-plugin.js';
 import { EmptyBody } from '../admin/admin-users.schemas.js';
 import {
   AgentTokenActionResponse, AgentTokenCreatedResponse, AgentTokenListQuery, AgentTokenParams, AgentTokenRecord,
   CreateAgentTokenBody, RevokeAllResponse, UpdateAgentTokenBody,
-  type AgentTokenListInput, type CreateAgentTokenInput, type UpdateAgentTokenInput,
 } from './agent-tokens.schemas.js';
 import type { TokenOwner } from './agent-tokens.service.js';
 
@@ -21,22 +20,22 @@ export function tokenOwnerOf(req: FastifyRequest): TokenOwner {
 }
 
 /**
- * SPEC.md "AI agent endpoints" and DECISIONS.md "Agents": a user's own agent tokens (user bearer with full scope;
- * closed to agents). Another user's token answers 404 NOT_FOUND.
+ * docs/agents.md "Tokens": a user's own agent tokens (user bearer with full scope; closed to agents). Another user's
+ * token answers 404 NOT_FOUND.
  */
-export default async function agentTokenRoutes(app: FastifyInstance, { container, guards }: RouteDeps) {
+export default async function agentTokenRoutes(app: TypedApp, { container, guards }: RouteDeps) {
   const { agentTokens } = container.services;
   const onRequest = [guards.feature('AIRS_ENABLED'), guards.user()];
 
   app.post('/ai/tokens/', {
     schema: { tags, body: CreateAgentTokenBody, response: { 201: AgentTokenCreatedResponse } }, onRequest,
     preHandler: [guards.recentAuth()],
-  }, async (req, reply) => reply.code(201).send(await agentTokens.create(tokenOwnerOf(req), req.body as CreateAgentTokenInput)));
+  }, async (req, reply) => reply.code(201).send(await agentTokens.create(tokenOwnerOf(req), req.body)));
 
   app.get('/ai/tokens/', {
     schema: { tags, querystring: AgentTokenListQuery, response: { 200: PageOf(AgentTokenRecord) } }, onRequest,
   }, async (req) => {
-    const { results, count, page } = await agentTokens.list(tokenOwnerOf(req), req.query as AgentTokenListInput);
+    const { results, count, page } = await agentTokens.list(tokenOwnerOf(req), req.query);
     return toPage(results, count, page, req.url);
   });
 
@@ -50,7 +49,7 @@ export default async function agentTokenRoutes(app: FastifyInstance, { container
 
   app.put('/ai/tokens/:id/', {
     schema: { tags, params: AgentTokenParams, body: UpdateAgentTokenBody, response: { 200: AgentTokenRecord } }, onRequest,
-  }, async (req) => agentTokens.update(tokenOwnerOf(req), pathId(req.params), req.body as UpdateAgentTokenInput));
+  }, async (req) => agentTokens.update(tokenOwnerOf(req), pathId(req.params), req.body));
 
   app.delete('/ai/tokens/:id/', {
     schema: { tags, params: AgentTokenParams, response: { 200: AgentTokenActionResponse } }, onRequest,

@@ -1,10 +1,10 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, type ErrorCode } from '../../core/errors.js';
 import { errorHandler } from '../../http/error-handler.js';
-import type { RouteDeps } from '../../http/route-plugin.js';
+import type { RouteDeps, TypedApp } from '../../http/route-plugin.js';
 import { agentOf } from '../../http/guards/index.js';
 import { traceIdOf } from './agent-context.js';
-import { AuthorizeAllowResponse, AuthorizeBody, AuthorizePendingResponse, type AuthorizeInput } from './authorize.schemas.js';
+import { AuthorizeAllowResponse, AuthorizeBody, AuthorizePendingResponse } from './authorize.schemas.js';
 
 const AGENT_RE = /^AgentBearer[ ]+(\S+)$/i;
 
@@ -32,12 +32,12 @@ const confirmationOf = (req: FastifyRequest) => {
 };
 
 /**
- * DECISIONS.md "Agents", integrators' own APIs: `POST ai/authorize/` with the application's credentials and the
+ * docs/agents.md "Protecting your own API": `POST ai/authorize/` with the application's credentials and the
  * agent's forwarded `AgentBearer`, answering the decision a built-in route would reach — 200 allow, 202 pending, or
  * 401/403 with `decision: "deny"`. The agent hook leaves the route alone (`agentAuthentication: 'route'`): it
  * authenticates the forwarded token here, once the body is valid, so that a malformed call is not counted.
  */
-export default async function authorizeRoutes(app: FastifyInstance, { container, guards }: RouteDeps) {
+export default async function authorizeRoutes(app: TypedApp, { container, guards }: RouteDeps) {
   const { authorize } = container.services;
 
   app.post('/ai/authorize/', {
@@ -52,11 +52,11 @@ export default async function authorizeRoutes(app: FastifyInstance, { container,
     errorHandler: answerDenials,
     onRequest: [guards.feature('AIRS_ENABLED')],
     preHandler: async (req) => {
-      req.agent = await authorize.authenticate(req.body as AuthorizeInput, forwardedToken(req),
+      req.agent = await authorize.authenticate(req.body, forwardedToken(req),
         traceIdOf(req.headers['x-prompt-trace-id']));
     },
   }, async (req, reply) => {
-    const answer = await authorize.decide(agentOf(req), req.body as AuthorizeInput, confirmationOf(req));
+    const answer = await authorize.decide(agentOf(req), req.body, confirmationOf(req));
     return reply.code(answer.status).send(answer.body);
   });
 }

@@ -1,11 +1,11 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { pathId } from '../../core/fields.js';
 import { AppError } from '../../core/errors.js';
 import { agentOf } from '../../http/guards/index.js';
-import type { RouteDeps } from '../../http/route-plugin.js';
+import type { RouteDeps, TypedApp } from '../../http/route-plugin.js';
 import { EmptyBody } from '../admin/admin-users.schemas.js';
 import { AgentTokenParams } from './agent-tokens.schemas.js';
-import { HeartbeatResponse, ReportUsageBody, UsageResponse, type ReportUsageInput } from './usage.schemas.js';
+import { HeartbeatResponse, ReportUsageBody, UsageResponse } from './usage.schemas.js';
 
 const tags = ['agents'];
 
@@ -16,11 +16,11 @@ async function agentOnly(req: FastifyRequest) {
 }
 
 /**
- * SPEC.md "AI agent endpoints" and DECISIONS.md "Agents": `heartbeat/` and `report-usage/`, with the `AgentBearer` of
+ * docs/agents.md "Usage and budget": `heartbeat/` and `report-usage/`, with the `AgentBearer` of
  * the token in the path (another token: 403 AGENT_TOKEN_MISMATCH). The agent hook authenticates these without
  * counting them or applying the breakers (`agentAuthentication: 'usage'`).
  */
-export default async function usageRoutes(app: FastifyInstance, { container, guards }: RouteDeps) {
+export default async function usageRoutes(app: TypedApp, { container, guards }: RouteDeps) {
   const { agentUsage } = container.services;
   const onRequest = [guards.feature('AIRS_ENABLED'), agentOnly, guards.user({ agents: true })];
   const config = { agentAuthentication: 'usage' as const };
@@ -43,5 +43,5 @@ export default async function usageRoutes(app: FastifyInstance, { container, gua
         + 'the answer is 403 `{error, code: "BUDGET_EXCEEDED", status: "suspended", spend_usd, budget_limit_usd}`.',
     },
     onRequest,
-  }, async (req) => agentUsage.reportUsage(agentOf(req), pathId(req.params), req.body as ReportUsageInput));
+  }, async (req) => agentUsage.reportUsage(agentOf(req), pathId(req.params), req.body));
 }

@@ -1,9 +1,8 @@
-import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../core/errors.js';
 import { userAuthOf } from '../../http/guards/index.js';
 import { createRefreshCookie } from '../../http/refresh-cookie.js';
 import { metaOf } from '../../http/request-meta.js';
-import type { RouteDeps } from '../../http/route-plugin.js';
+import type { RouteDeps, TypedApp } from '../../http/route-plugin.js';
 import { MessageResponse } from '../../http/schema.js';
 import { isValidEmail, normalizeEmail, phoneFromParts } from '../users/contact.js';
 import {
@@ -13,8 +12,8 @@ import { refreshAnswer, refreshRouteOptions } from './refresh-endpoint.js';
 
 const LOGIN_LIMITS = [{ max: 5, per: 'minute' }, { max: 20, per: 'hour' }] as const;
 
-/** Registration, password logins, refresh and logout (SPEC.md "Registration and login"). */
-export default async function authRoutes(app: FastifyInstance, { container, guards }: RouteDeps) {
+/** Registration, password logins, refresh and logout (docs/authentication.md). */
+export default async function authRoutes(app: TypedApp, { container, guards }: RouteDeps) {
   const { login, registration, sessions } = container.services;
   const cookie = createRefreshCookie(container.config);
   const loginLimit = guards.rateLimit('login', [...LOGIN_LIMITS]);
@@ -23,7 +22,7 @@ export default async function authRoutes(app: FastifyInstance, { container, guar
     schema: { tags: ['auth'], body: RegisterBody, response: { 201: RegisterResponse } },
     onRequest: [guards.rateLimit('register', [{ max: 3, per: 'hour' }, { max: 10, per: 'day' }])],
   }, async (req, reply) => {
-    const body = await registration.register(req.body as never, metaOf(req, 'register'));
+    const body = await registration.register(req.body, metaOf(req, 'register'));
     return reply.code(201).send(cookie.withCookie(reply, body));
   });
 
@@ -31,7 +30,7 @@ export default async function authRoutes(app: FastifyInstance, { container, guar
     schema: { tags: ['auth'], body: LoginEmailBody, response: { 200: TokenResponse } },
     onRequest: [loginLimit],
   }, async (req, reply) => {
-    const { email, password, totp_code, device_info } = req.body as { email: string; password: string; totp_code?: string; device_info?: string };
+    const { email, password, totp_code, device_info } = req.body;
     const normalized = normalizeEmail(email);
     if (!isValidEmail(normalized)) throw AppError.validation({ email: ['Enter a valid email address.'] });
     return cookie.withCookie(reply, await login.loginWithPassword({ by: { email: normalized }, password, totp_code, device_info }, metaOf(req)));
@@ -41,7 +40,7 @@ export default async function authRoutes(app: FastifyInstance, { container, guar
     schema: { tags: ['auth'], body: LoginPhoneBody, response: { 200: TokenResponse } },
     onRequest: [loginLimit],
   }, async (req, reply) => {
-    const b = req.body as { phone_country_code: string; phone_number: string; password: string; totp_code?: string; device_info?: string };
+    const b = req.body;
     const parsed = phoneFromParts(b.phone_country_code, b.phone_number);
     if (parsed.errors) throw AppError.validation(parsed.errors);
     return cookie.withCookie(reply, await login.loginWithPassword(
@@ -49,7 +48,7 @@ export default async function authRoutes(app: FastifyInstance, { container, guar
   });
 
   app.post('/refresh/', refreshRouteOptions(guards), async (req, reply) => {
-    const raw = cookie.read(req, (req.body as { refresh_token?: string }).refresh_token);
+    const raw = cookie.read(req, req.body.refresh_token);
     if (!raw) throw new AppError('MISSING_REFRESH_TOKEN');
     return refreshAnswer(sessions, cookie, req, reply, raw);
   });
@@ -58,7 +57,7 @@ export default async function authRoutes(app: FastifyInstance, { container, guar
     schema: { tags: ['auth'], body: LogoutBody, response: { 200: MessageResponse } },
     onRequest: [guards.user({ optional: true, scopes: ['full', 'password_change_only', '2fa_setup_only', 'deletion_pending'] })],
   }, async (req, reply) => {
-    const raw = cookie.read(req, (req.body as { refresh_token?: string }).refresh_token);
+    const raw = cookie.read(req, req.body.refresh_token);
     // The scopes whose sessions are given no refresh token: the bearer session itself is what ends.
     if (!raw && (req.auth?.claims.scope === 'deletion_pending' || req.auth?.claims.scope === '2fa_setup_only')) {
       await container.services.auth.logoutBearerSession(req.auth, metaOf(req));

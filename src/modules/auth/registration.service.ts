@@ -1,3 +1,4 @@
+import type { Static } from 'typebox';
 import { AppError, isAppError, type FieldErrors } from '../../core/errors.js';
 import type { Db } from '../../db/database.js';
 import type { AuditService } from '../audit/audit.service.js';
@@ -6,19 +7,11 @@ import type { SessionService } from '../sessions/sessions.service.js';
 import { phoneFromParts } from '../users/contact.js';
 import type { UserService } from '../users/users.service.js';
 import type { LoginMeta, LoginService } from './login.service.js';
+import type { RegisterBody } from './auth.schemas.js';
 
 type Deps = { db: Db; users: UserService; sessions: SessionService; login: LoginService; audit: AuditService; otp: OtpService };
 
-export interface RegisterInput {
-  email?: string | undefined;
-  phone_country_code?: string | undefined;
-  phone_number?: string | undefined;
-  password: string;
-  first_name?: string | undefined;
-  last_name?: string | undefined;
-  login?: boolean | undefined;
-  device_info?: string | undefined;
-}
+export type RegisterInput = Static<typeof RegisterBody>;
 
 /** The registration form names the phone in two fields; account errors about the phone belong to `phone_number`. */
 function phoneOf(input: RegisterInput, errors: FieldErrors): string | null {

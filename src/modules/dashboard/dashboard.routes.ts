@@ -1,10 +1,10 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { requestedSlug } from '../../http/guards/index.js';
-import type { RouteDeps } from '../../http/route-plugin.js';
+import type { RouteDeps, TypedApp } from '../../http/route-plugin.js';
 import { accessControl } from '../rbac/access.js';
 import { OrganizationsDashboardResponse } from './dashboard.schemas.js';
 import { AuthFiguresResponse, GdprFiguresResponse, SecurityFiguresResponse } from './figures.schemas.js';
-import { StatsQuery, StatsResponse, type StatsInput } from './stats.schemas.js';
+import { StatsQuery, StatsResponse } from './stats.schemas.js';
 
 const tags = ['dashboard'];
 
@@ -12,8 +12,8 @@ const WITH_ORG_SLUG = 'With X-Org-Slug (SVC_ORGANIZATIONS_ENABLED on; the caller
   + 'organization\'s active members only: 404 ORG_NOT_FOUND for an unknown slug, 403 NOT_MEMBER where the caller holds no role, '
   + '403 INSUFFICIENT_PERMISSIONS without org.view.';
 
-/** SPEC.md "Dashboard": every endpoint needs a full-scope bearer and `dashboard.view`. */
-export default async function dashboardRoutes(app: FastifyInstance, deps: RouteDeps) {
+/** docs/dashboard.md "Access": every endpoint needs a full-scope bearer and `dashboard.view`. */
+export default async function dashboardRoutes(app: TypedApp, deps: RouteDeps) {
   const { dashboard } = deps.container.services;
   const { guards } = deps;
   const view = accessControl(deps).requires('dashboard.view');
@@ -28,7 +28,7 @@ export default async function dashboardRoutes(app: FastifyInstance, deps: RouteD
   app.get('/dashboard/stats/', {
     schema: { tags, description: WITH_ORG_SLUG, querystring: StatsQuery, response: { 200: StatsResponse } },
     onRequest: [...view, namedOrganization],
-  }, async (req) => dashboard.stats(req.query as StatsInput, req.org?.organization ?? null));
+  }, async (req) => dashboard.stats(req.query, req.org?.organization ?? null));
 
   app.get('/dashboard/auth/', {
     schema: { tags, response: { 200: AuthFiguresResponse } }, onRequest: view,

@@ -5,6 +5,8 @@
 
 export const PERIOD_DAYS = { '7d': 7, '30d': 30, '90d': 90 } as const;
 export type PeriodName = keyof typeof PERIOD_DAYS;
+/** The period of dashboard/stats/ when the query names none. */
+export const DEFAULT_PERIOD: PeriodName = '7d';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;

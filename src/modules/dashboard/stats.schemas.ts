@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Nullable } from '../../http/schema.js';
-import { PERIOD_DAYS, type PeriodName } from './period.js';
+import { DEFAULT_PERIOD, PERIOD_DAYS, type PeriodName } from './period.js';
 
 export const Count = Type.Integer({ minimum: 0 });
 export const Percent = Type.Number({ minimum: 0, maximum: 100, description: 'Percent, to two decimals' });
@@ -11,10 +11,10 @@ export type DayCount = Static<typeof DayCount>;
 
 export const StatsQuery = Type.Object({
   period: Type.Optional(Type.Enum(Object.keys(PERIOD_DAYS) as PeriodName[], {
-    default: '7d', description: 'The UTC days ending today (today up to now)' })),
+    default: DEFAULT_PERIOD, description: 'The UTC days ending today (today up to now)' })),
   compare: Type.Optional(Type.Boolean({ default: false, description: 'Each trend also for the period before, and the change' })),
 });
-export type StatsInput = { period: PeriodName; compare: boolean };
+export type StatsInput = Static<typeof StatsQuery>;
 
 const TrendFigures = Type.Object({
   current: Type.Number(),
@@ -24,7 +24,7 @@ const TrendFigures = Type.Object({
 /** A trend is its figure for the period, or with `compare=true` the figure for both periods and the change. */
 const Trend = (description: string) => Type.Union([Type.Number(), TrendFigures], { description });
 
-/** SPEC.md "Dashboard" GET dashboard/stats/ (docs/dashboard.md says what each figure counts). */
+/** GET dashboard/stats/ (docs/dashboard.md says what each figure counts). */
 export const StatsResponse = Type.Object({
   period: Type.Object({
     name: Type.String(),

@@ -2,7 +2,7 @@ import type { Clock } from '../../core/clock.js';
 import type { Db } from '../../db/database.js';
 import type { DailyCountsService } from './daily-counts.service.js';
 import { applicationsUsed, failuresOf, secondStepsOf, successesOf, sumCounts, type Counts } from './counts.js';
-import { daysIn, percentOf, periodRanges, PERIOD_DAYS, trendOf, type Range } from './period.js';
+import { DEFAULT_PERIOD, daysIn, percentOf, periodRanges, PERIOD_DAYS, trendOf, type Range } from './period.js';
 import * as repo from './stats.repo.js';
 import type { DayCount, StatsFigures, StatsInput } from './stats.schemas.js';
 
@@ -41,13 +41,15 @@ const chart = (range: Range, countOf: (day: string) => number): DayCount[] =>
 /** GET dashboard/stats/: docs/dashboard.md says what each figure counts. */
 export function createStatsService({ db, clock, daily }: Deps) {
   async function stats(input: StatsInput, organization: OrganizationScope | null): Promise<StatsFigures> {
+    const period = input.period ?? DEFAULT_PERIOD;
+    const compare = input.compare ?? false;
     const now = clock.now();
-    const { current, previous } = periodRanges(PERIOD_DAYS[input.period], now);
+    const { current, previous } = periodRanges(PERIOD_DAYS[period], now);
     const orgId = organization?.id;
     const counts = await daily.at(now);
     const [days, daysBefore, summary] = await Promise.all([
       counts.byDay(current, orgId),
-      input.compare ? counts.byDay(previous, orgId) : undefined,
+      compare ? counts.byDay(previous, orgId) : undefined,
       Promise.all([
         orgId === undefined ? counts.netAccounts() : repo.memberAccounts(db, orgId),
         counts.activeAccounts(current, orgId),
@@ -63,8 +65,8 @@ export function createStatsService({ db, clock, daily }: Deps) {
     const trend = (key: keyof PeriodFigures) => (before ? trendOf(figures[key], before[key]) : figures[key]);
     return {
       period: {
-        name: input.period, start: current.from.toISOString(), end: now.toISOString(),
-        ...(input.compare ? { previous_start: previous.from.toISOString(), previous_end: new Date(previous.until.getTime() - 1).toISOString() } : {}),
+        name: period, start: current.from.toISOString(), end: now.toISOString(),
+        ...(compare ? { previous_start: previous.from.toISOString(), previous_end: new Date(previous.until.getTime() - 1).toISOString() } : {}),
       },
       summary: {
         total_users: totalUsers, active_users: activeUsers, total_organizations: organizations, total_applications: applications,

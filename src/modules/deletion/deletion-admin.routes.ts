@@ -1,27 +1,27 @@
-import type { FastifyInstance } from 'fastify';
 import { IdParams, pathId } from '../../core/fields.js';
 import { PageOf, toPage } from '../../core/pagination.js';
-import type { RouteDeps } from '../../http/route-plugin.js';
+import type { RouteDeps, TypedApp } from '../../http/route-plugin.js';
 import { EmptyBody } from '../admin/admin-users.schemas.js';
 import { accessControl } from '../rbac/access.js';
-import {
-  DeletionRequestQuery, ProcessBody, ProcessExpiredResponse, ProcessResponse, type DeletionRequestQueryInput, type ProcessInput,
-} from './deletion-admin.schemas.js';
+import { DeletionRequestQuery, ProcessBody, ProcessExpiredResponse, ProcessResponse } from './deletion-admin.schemas.js';
 import { DeletionRequest } from './deletion-request.schema.js';
 
 const tags = ['admin: deletion requests'];
 
-/** SPEC.md "Administration": deletion requests listed (gdpr.view), read (gdpr.admin) and processed (gdpr.process). */
-export default async function deletionAdminRoutes(app: FastifyInstance, deps: RouteDeps) {
+/**
+ * docs/privacy.md "Deletion requests for administrators": listed (gdpr.view), read (gdpr.admin) and processed
+ * (gdpr.process).
+ */
+export default async function deletionAdminRoutes(app: TypedApp, deps: RouteDeps) {
   const { deletionAdmin } = deps.container.services;
   const { requires, actorOf } = accessControl(deps);
-  // DECISIONS.md "Agents": processing a deletion always waits for the delegating user's approval.
+  // Processing a deletion always waits for the delegating user's approval (docs/agents.md "Agent requests").
   const processWithApproval = requires('gdpr.process', { approval: true });
 
   app.get('/admin/deletion-requests/', {
     schema: { tags, querystring: DeletionRequestQuery, response: { 200: PageOf(DeletionRequest) } }, onRequest: requires('gdpr.view'),
   }, async (req) => {
-    const { results, count, page } = await deletionAdmin.list(req.query as DeletionRequestQueryInput);
+    const { results, count, page } = await deletionAdmin.list(req.query);
     return toPage(results, count, page, req.url);
   });
 
@@ -31,7 +31,7 @@ export default async function deletionAdminRoutes(app: FastifyInstance, deps: Ro
 
   app.post('/admin/deletion-requests/:id/process/', {
     schema: { tags, params: IdParams, body: ProcessBody, response: { 200: ProcessResponse } }, onRequest: processWithApproval,
-  }, async (req) => deletionAdmin.complete(await actorOf(req), pathId(req.params), (req.body ?? {}) as ProcessInput));
+  }, async (req) => deletionAdmin.complete(await actorOf(req), pathId(req.params), req.body));
 
   app.post('/admin/deletion-requests/process-expired/', {
     schema: { tags, body: EmptyBody, response: { 200: ProcessExpiredResponse } }, onRequest: processWithApproval,

@@ -33,6 +33,7 @@ export const ConfirmDeletionResponse = Type.Object({
   grace_period_ends: When,
   cancellation_instructions: Type.String(),
 });
+export type ConfirmDeletionAnswer = Static<typeof ConfirmDeletionResponse>;
 
 export const CancelDeletionBody = Body({ password: Password });
 export type CancelDeletionInput = Static<typeof CancelDeletionBody>;
@@ -49,6 +50,7 @@ export const CancelDeletionResponse = Type.Object({
   expires_in: Type.Optional(Type.Integer()),
   refresh_expires_in: Type.Optional(Type.Integer()),
 });
+export type CancelDeletionAnswer = Static<typeof CancelDeletionResponse>;
 
 const Status = Type.Enum([...DELETION_STATUSES]);
 

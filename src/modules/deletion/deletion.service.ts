@@ -11,6 +11,7 @@ import type { IssuedTokens, RequestMeta, SessionService } from '../sessions/sess
 import type { PasswordVerifier } from '../users/password-verifier.js';
 import type { WebhookEvents } from '../webhooks/webhook-events.service.js';
 import * as repo from './deletion.repo.js';
+import type { CancelDeletionAnswer, ConfirmDeletionAnswer, RequestDeletionInput } from './deletion.schemas.js';
 
 /** A TOTP or backup code of the account (the two-factor module's login check). */
 export type SecondFactorCheck = (user: { id: number }, code: string) => Promise<boolean>;
@@ -20,12 +21,6 @@ type Deps = {
   outbox: OutboxService; verifyPassword: PasswordVerifier['verify']; verifySecondFactor: SecondFactorCheck; events: WebhookEvents;
 };
 
-export interface DeletionRequestInput {
-  password: string;
-  otp_code?: string | undefined;
-  reason?: string | undefined;
-}
-
 const DAY_SECONDS = 86_400;
 
 /** The pair a `deletion_pending` caller gets back when it cancels: the account is active again. */
@@ -33,7 +28,7 @@ const pairOf = ({ access_token, refresh_token, token_type, expires_in, refresh_e
   ({ access_token, refresh_token, token_type, expires_in, refresh_expires_in });
 
 /**
- * docs/privacy.md "The lifecycle": the request, its
+ * Account deletion (docs/privacy.md "The lifecycle", docs/decisions.md "Account deletion"): the request, its
  * emailed confirmation, the grace period during which the account is inactive, and cancellation. Completion (the
  * anonymization) is the completion service's.
  */
@@ -96,7 +91,7 @@ export function createDeletionService(deps: Deps) {
   } });
 
   /** POST request-account-deletion/: a `pending` request and its emailed single-use confirmation token. */
-  async function request(auth: AuthContext, input: DeletionRequestInput, meta: RequestMeta) {
+  async function request(auth: AuthContext, input: RequestDeletionInput, meta: RequestMeta) {
     const account = await accountOf(auth.user.id);
     const open = await repo.findOpenRequest(db, account.id);
     // The password first, so a request already pending costs a guess like any other; the second factor only when
@@ -146,7 +141,7 @@ export function createDeletionService(deps: Deps) {
    * POST confirm-account-deletion/: consumes the token (one winner), deactivates the account for the grace period
    * and ends every session, in one transaction.
    */
-  async function confirm(token: string, meta: RequestMeta) {
+  async function confirm(token: string, meta: RequestMeta): Promise<ConfirmDeletionAnswer> {
     const now = clock.now();
     const hash = sha256Hex(token);
     const graceEndsAt = addSeconds(now, graceDays * DAY_SECONDS);
@@ -182,7 +177,7 @@ export function createDeletionService(deps: Deps) {
    * POST cancel-account-deletion/: from any open state. A confirmed request's account is reactivated; a caller
    * holding a `deletion_pending` token gets a full-scope pair in place of it.
    */
-  async function cancel(auth: AuthContext, password: string, meta: RequestMeta) {
+  async function cancel(auth: AuthContext, password: string, meta: RequestMeta): Promise<CancelDeletionAnswer> {
     const account = await accountOf(auth.user.id);
     await provePassword(account, password, meta);
     const now = clock.now();

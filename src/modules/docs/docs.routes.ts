@@ -1,19 +1,23 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import swaggerUi from '@fastify/swagger-ui';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyReply } from 'fastify';
+import { Type } from 'typebox';
 import { featureDisabled } from '../../http/guards/index.js';
-import type { RouteDeps } from '../../http/route-plugin.js';
+import type { RouteDeps, TypedApp } from '../../http/route-plugin.js';
 import { REDOC_CSP, REDOC_HTML, REDOC_INIT_JS } from './docs-assets.js';
 
 const require = createRequire(import.meta.url);
+
+/** The OpenAPI document as @fastify/swagger builds it from the routes, passed through whole. */
+const OpenApiDocument = Type.Object({}, { additionalProperties: true, description: 'An OpenAPI 3 document' });
 
 /**
  * `<prefix>docs/schema/` (the OpenAPI document), `<prefix>docs/` (Swagger UI) and `<prefix>docs/redoc/` (ReDoc,
  * served locally). They describe the API and hold no data, so they answer without application credentials;
  * the calls a reader tries out carry the ones entered in the viewer's Authorize dialog.
  */
-export default async function docsRoutes(app: FastifyInstance, { container }: RouteDeps) {
+export default async function docsRoutes(app: TypedApp, { container }: RouteDeps) {
   const open = { schema: { hide: true }, config: { appAuth: false } };
 
   if (!container.config.DOCS_ENABLED) {
@@ -22,7 +26,7 @@ export default async function docsRoutes(app: FastifyInstance, { container }: Ro
     return;
   }
 
-  app.get('/docs/schema/', open, async () => app.swagger());
+  app.get('/docs/schema/', { ...open, schema: { hide: true, response: { 200: OpenApiDocument } } }, async () => app.swagger());
 
   let redocBundle: Buffer | undefined;
   const page = { ...open, config: { appAuth: false, securityHeaders: false } };

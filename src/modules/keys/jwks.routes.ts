@@ -1,10 +1,9 @@
-import type { FastifyInstance } from 'fastify';
-import type { RouteDeps } from '../../http/route-plugin.js';
+import type { RouteDeps, TypedApp } from '../../http/route-plugin.js';
 import { JwksResponse } from './keys.schemas.js';
 import { JWKS_CACHE_CONTROL } from './well-known.routes.js';
 
 /** `<prefix>jwks/`: the key set of `/.well-known/jwks.json` under the API prefix, without application credentials. */
-export default async function jwksRoutes(app: FastifyInstance, { container }: RouteDeps) {
+export default async function jwksRoutes(app: TypedApp, { container }: RouteDeps) {
   const { keys } = container.services;
   app.get('/jwks/', {
     schema: { tags: ['keys'], response: { 200: JwksResponse } },

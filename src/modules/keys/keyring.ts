@@ -1,5 +1,5 @@
-import type { JWK } from 'jose';
 import { namesKey, type JwtAlgorithm, type JwtKey, type KeyChoice } from '../../security/jwt.js';
+import type { PublishedJwk } from '../../security/signing-keys.js';
 
 export type KeyState = 'active' | 'verifying' | 'retired';
 /** Where a key comes from: `SVC_JWT_SECRET_KEY` (HS256), `SVC_JWT_PRIVATE_KEY`, or generated and stored in the database. */
@@ -9,7 +9,7 @@ export interface RingEntry {
   key: JwtKey;
   source: KeySource;
   /** Null for the HMAC secret, which is never published. */
-  published: JWK | null;
+  published: PublishedJwk | null;
   createdAt: Date | null;
   activatedAt: Date | null;
   supersededAt: Date | null;
@@ -41,7 +41,7 @@ export function choose(ring: Keyring, kid: string | undefined, now: Date): KeyCh
 }
 
 /** The signing key first, then the ones still verifying, newest first; never a retired key, never the HMAC secret. */
-export function publishedKeys(ring: Keyring, now: Date): JWK[] {
+export function publishedKeys(ring: Keyring, now: Date): PublishedJwk[] {
   return [...ring.entries.values()].reverse() // entries are oldest first
     .filter((e) => e.published !== null && stateOf(e, now) !== 'retired')
     .sort((a, b) => Number(b.key === ring.signing) - Number(a.key === ring.signing))

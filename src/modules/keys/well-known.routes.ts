@@ -1,5 +1,4 @@
-import type { FastifyInstance } from 'fastify';
-import type { RouteDeps } from '../../http/route-plugin.js';
+import type { RouteDeps, TypedApp } from '../../http/route-plugin.js';
 import { DiscoveryResponse, JwksResponse } from './keys.schemas.js';
 
 /**
@@ -13,10 +12,10 @@ export const JWKS_CACHE_CONTROL = 'public, max-age=60';
 export const DISCOVERY_CACHE_CONTROL = 'public, max-age=300';
 
 /**
- * `/.well-known/jwks.json` and `/.well-known/openid-configuration` (DECISIONS.md "Signing keys and JWKS"), at the root
+ * `/.well-known/jwks.json` and `/.well-known/openid-configuration` (docs/resource-servers.md), at the root
  * where OpenID discovery looks, without application credentials. Public documents: any page may read them (CORS `*`).
  */
-export default async function wellKnownRoutes(app: FastifyInstance, { container }: RouteDeps) {
+export default async function wellKnownRoutes(app: TypedApp, { container }: RouteDeps) {
   const { keys } = container.services;
   const open = { 'access-control-allow-origin': '*' };
 

@@ -1,9 +1,8 @@
 import { sql } from 'kysely';
 import { Type, type Static } from 'typebox';
-import type { FastifyInstance } from 'fastify';
 import { within } from '../../core/deadline.js';
 import { pendingMigrationCount } from '../../db/migrator.js';
-import type { RouteDeps } from '../../http/route-plugin.js';
+import type { RouteDeps, TypedApp } from '../../http/route-plugin.js';
 
 const Live = Type.Object({ status: Type.String() });
 const Ready = Type.Object({
@@ -36,13 +35,13 @@ const READY_DEADLINE_MS = 2000;
 
 /**
  * Liveness and readiness, outside the API prefix and without application credentials. Readiness answers 503 only when
- * PostgreSQL is unreachable or a migration is pending (DECISIONS.md "Several instances"): without Redis an instance
+ * PostgreSQL is unreachable or a migration is pending (docs/deployment.md "Health, metrics, shutdown"): without Redis an instance
  * still serves (counters fall back to PostgreSQL), so Redis down is `degraded`, not a reason to take it out of rotation.
  * So is a scheduled job failing run after run (a webhook secret the key cannot open, a broken SMTP setting): the instance
  * answers requests, so it stays in rotation, and `checks.failing_jobs` names the job for whoever watches readiness.
  * From the moment a shutdown begins it answers 503 `draining` (docs/deployment.md "Health, metrics, shutdown").
  */
-export default async function healthRoutes(app: FastifyInstance, { container }: RouteDeps) {
+export default async function healthRoutes(app: TypedApp, { container }: RouteDeps) {
   const { db, redis, services, lifecycle, stats } = container;
   app.get('/health/live', { schema: { hide: true, response: { 200: Live } } }, async () => ({ status: 'ok' }));
 
@@ -78,6 +77,7 @@ export default async function healthRoutes(app: FastifyInstance, { container }: 
     }
     if (lifecycle.draining()) return reply.code(503).send({ status: 'draining', checks });
     if (!database || database.pending > 0) return reply.code(503).send({ status: 'unavailable', checks });
-    return { status: redisState === 'unreachable' || failing.length > 0 ? 'degraded' : 'ok', checks };
+    const status: Ready['status'] = redisState === 'unreachable' || failing.length > 0 ? 'degraded' : 'ok';
+    return { status, checks };
   });
 }

@@ -1,9 +1,8 @@
-import type { FastifyInstance } from 'fastify';
 import type { Registry } from 'prom-client';
 import { featureDisabled } from '../../http/guards/index.js';
-import type { RouteDeps } from '../../http/route-plugin.js';
+import type { RouteDeps, TypedApp } from '../../http/route-plugin.js';
 
-export default async function metricsRoutes(app: FastifyInstance, { container, metrics }: RouteDeps) {
+export default async function metricsRoutes(app: TypedApp, { container, metrics }: RouteDeps) {
   app.get('/metrics', { schema: { hide: true } }, async (_req, reply) => {
     if (!container.config.METRICS_ENABLED || !metrics) throw featureDisabled('METRICS_ENABLED');
     const registry: Registry = metrics;

@@ -1,19 +1,17 @@
-import type { FastifyInstance } from 'fastify';
 import { PageOf, toPage } from '../../core/pagination.js';
-import type { RouteDeps } from '../../http/route-plugin.js';
+import type { RouteDeps, TypedApp } from '../../http/route-plugin.js';
 import { MessageResponse } from '../../http/schema.js';
 import { accessControl } from './access.js';
 import { IdParams, pathId } from '../../core/fields.js';
 import {
   CreateRoleBody, RoleListQuery, RolePermissionsAddedResponse, RolePermissionsBody, RolePermissionsRemovedResponse,
   RolePermissionsResponse, RoleResponse, RoleSummary, UpdateRoleBody,
-  type CreateRoleInput, type RoleListInput, type RolePermissionsInput, type UpdateRoleInput,
 } from './roles.schemas.js';
 
 const tags = ['roles'];
 
-/** SPEC.md "Roles (RBAC)", with DELETE roles/<id>/permissions/ as the mirror of POST. */
-export default async function roleRoutes(app: FastifyInstance, deps: RouteDeps) {
+/** Roles (docs/access-control.md "Roles"), with DELETE roles/<id>/permissions/ as the mirror of POST. */
+export default async function roleRoutes(app: TypedApp, deps: RouteDeps) {
   const { roles } = deps.container.services;
   const { requires, actorOf } = accessControl(deps);
 
@@ -21,14 +19,14 @@ export default async function roleRoutes(app: FastifyInstance, deps: RouteDeps) 
     schema: { tags, querystring: RoleListQuery, response: { 200: PageOf(RoleSummary) } },
     onRequest: requires('roles.view'),
   }, async (req) => {
-    const { results, count, page } = await roles.list(req.query as RoleListInput);
+    const { results, count, page } = await roles.list(req.query);
     return toPage(results, count, page, req.url);
   });
 
   app.post('/roles/', {
     schema: { tags, body: CreateRoleBody, response: { 201: RoleResponse } },
     onRequest: requires('roles.manage'),
-  }, async (req, reply) => reply.code(201).send(await roles.create(await actorOf(req), req.body as CreateRoleInput)));
+  }, async (req, reply) => reply.code(201).send(await roles.create(await actorOf(req), req.body)));
 
   app.get('/roles/:id/', {
     schema: { tags, params: IdParams, response: { 200: RoleResponse } },
@@ -38,7 +36,7 @@ export default async function roleRoutes(app: FastifyInstance, deps: RouteDeps) 
   app.put('/roles/:id/', {
     schema: { tags, params: IdParams, body: UpdateRoleBody, response: { 200: RoleResponse } },
     onRequest: requires('roles.manage'),
-  }, async (req) => roles.update(await actorOf(req), pathId(req.params), req.body as UpdateRoleInput));
+  }, async (req) => roles.update(await actorOf(req), pathId(req.params), req.body));
 
   app.delete('/roles/:id/', {
     schema: { tags, params: IdParams, response: { 200: MessageResponse } },
@@ -53,10 +51,10 @@ export default async function roleRoutes(app: FastifyInstance, deps: RouteDeps) 
   app.post('/roles/:id/permissions/', {
     schema: { tags, params: IdParams, body: RolePermissionsBody, response: { 200: RolePermissionsAddedResponse } },
     onRequest: requires('roles.manage'),
-  }, async (req) => roles.addPermissions(await actorOf(req), pathId(req.params), (req.body as RolePermissionsInput).permission_codes));
+  }, async (req) => roles.addPermissions(await actorOf(req), pathId(req.params), req.body.permission_codes));
 
   app.delete('/roles/:id/permissions/', {
     schema: { tags, params: IdParams, body: RolePermissionsBody, response: { 200: RolePermissionsRemovedResponse } },
     onRequest: requires('roles.manage'),
-  }, async (req) => roles.removePermissions(await actorOf(req), pathId(req.params), (req.body as RolePermissionsInput).permission_codes));
+  }, async (req) => roles.removePermissions(await actorOf(req), pathId(req.params), req.body.permission_codes));
 }

@@ -1,18 +1,16 @@
-import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../core/errors.js';
-import type { RouteDeps } from '../../http/route-plugin.js';
+import type { RouteDeps, TypedApp } from '../../http/route-plugin.js';
 import { accessControl } from './access.js';
 import { IdParams, pathId } from '../../core/fields.js';
 import {
   AssignRoleBody, RemoveRoleQuery, UserPermissionsAddedResponse, UserPermissionsBody, UserPermissionsRemovedResponse,
   UserPermissionsResponse, UserRoleChangeResponse, UserRolesResponse,
-  type AssignRoleInput, type RemoveRoleInput, type UserPermissionsInput,
 } from './user-grants.schemas.js';
 
 const tags = ['user roles and permissions'];
 
-/** SPEC.md "User roles (RBAC)" and the direct per-user permissions; every route needs users.manage. */
-export default async function userGrantRoutes(app: FastifyInstance, deps: RouteDeps) {
+/** docs/access-control.md "User roles and direct permissions"; every route needs users.manage. */
+export default async function userGrantRoutes(app: TypedApp, deps: RouteDeps) {
   const { userGrants } = deps.container.services;
   const { requires, actorOf } = accessControl(deps);
   const onRequest = requires('users.manage');
@@ -22,13 +20,13 @@ export default async function userGrantRoutes(app: FastifyInstance, deps: RouteD
 
   app.post('/users/:id/roles/', {
     schema: { tags, params: IdParams, body: AssignRoleBody, response: { 200: UserRoleChangeResponse } }, onRequest,
-  }, async (req) => userGrants.assignRole(await actorOf(req), pathId(req.params), (req.body as AssignRoleInput).role_code));
+  }, async (req) => userGrants.assignRole(await actorOf(req), pathId(req.params), req.body.role_code));
 
   app.delete('/users/:id/roles/', {
     schema: { tags, params: IdParams, querystring: RemoveRoleQuery, response: { 200: UserRoleChangeResponse } }, onRequest,
   }, async (req) => {
     const id = pathId(req.params);
-    const roleCode = (req.query as RemoveRoleInput).role_code;
+    const roleCode = req.query.role_code;
     if (!roleCode) throw new AppError('MISSING_PARAM', { message: 'role_code query parameter is required' });
     return userGrants.removeRole(await actorOf(req), id, roleCode);
   });
@@ -38,9 +36,9 @@ export default async function userGrantRoutes(app: FastifyInstance, deps: RouteD
 
   app.post('/users/:id/permissions/', {
     schema: { tags, params: IdParams, body: UserPermissionsBody, response: { 200: UserPermissionsAddedResponse } }, onRequest,
-  }, async (req) => userGrants.addPermissions(await actorOf(req), pathId(req.params), (req.body as UserPermissionsInput).permission_codes));
+  }, async (req) => userGrants.addPermissions(await actorOf(req), pathId(req.params), req.body.permission_codes));
 
   app.delete('/users/:id/permissions/', {
     schema: { tags, params: IdParams, body: UserPermissionsBody, response: { 200: UserPermissionsRemovedResponse } }, onRequest,
-  }, async (req) => userGrants.removePermissions(await actorOf(req), pathId(req.params), (req.body as UserPermissionsInput).permission_codes));
+  }, async (req) => userGrants.removePermissions(await actorOf(req), pathId(req.params), req.body.permission_codes));
 }
