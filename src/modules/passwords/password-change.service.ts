@@ -9,6 +9,7 @@ import type { OtpService } from '../otp/otp.service.js';
 import type { AuthContext } from '../sessions/bearer.service.js';
 import type { IssuedTokens, RequestMeta, SessionService } from '../sessions/sessions.service.js';
 import * as repo from './passwords.repo.js';
+import type { ChangeInput, SetInitialInput } from './passwords.schemas.js';
 import type { PasswordService } from './passwords.service.js';
 import type { WebhookEvents } from '../webhooks/webhook-events.service.js';
 
@@ -21,19 +22,13 @@ type Deps = {
   passwords: PasswordService; otp: OtpService; consumeLoginCode: LoginCodeConsumer; events: WebhookEvents;
 };
 
-export interface ChangeInput {
-  current_password?: string | undefined;
-  otp_code?: string | undefined;
-  new_password: string;
-}
-
 type Account = NonNullable<Awaited<ReturnType<typeof repo.findAccount>>>;
 
 /** The token pair a restricted (`password_change_only`) caller gets once the password is changed or set. */
 const pairOf = ({ access_token, refresh_token, token_type, expires_in, refresh_expires_in }: IssuedTokens) =>
   ({ access_token, refresh_token, token_type, expires_in, refresh_expires_in });
 
-/** SPEC.md "Passwords" and "Forced password change flow": password/change/ and password/set-initial/. */
+/** docs/passwords-and-codes.md "Changing a password" and "Setting a first password": password/change/ and password/set-initial/. */
 export function createPasswordChangeService(deps: Deps) {
   const { db, clock, hasher, verifyPassword, audit, lockout, sessions, passwords, otp, consumeLoginCode, events } = deps;
 
@@ -119,7 +114,7 @@ export function createPasswordChangeService(deps: Deps) {
   }
 
   /** POST password/set-initial/: a passwordless account proves its phone with a fresh login code and gets a password. */
-  async function setInitial(auth: AuthContext, input: { otp_code: string; new_password: string }, meta: RequestMeta) {
+  async function setInitial(auth: AuthContext, input: SetInitialInput, meta: RequestMeta) {
     const account = await accountOf(auth);
     if (account.has_usable_password && account.password_hash) throw new AppError('ALREADY_HAS_PASSWORD');
     const problems = passwords.check(input.new_password, contextOf(account));
