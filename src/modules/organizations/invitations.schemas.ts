@@ -7,7 +7,7 @@ import type { InvitationView } from './invitations.repo.js';
 import { MemberUser } from './members.schemas.js';
 import { OrganizationRef } from './organizations.schemas.js';
 
-/** DECISIONS.md "Organizations": invitations last 7 days unless the inviter says otherwise. */
+/** docs/organizations.md "Inviting": invitations last 7 days unless the inviter says otherwise (1 to 30). */
 export const DEFAULT_INVITATION_DAYS = 7;
 export const MAX_INVITATION_DAYS = 30;
 
@@ -32,7 +32,7 @@ export type InvitationListInput = Static<typeof InvitationListQuery>;
 /** `<id>` in invitation paths: any text, so a malformed id answers 404 NOT_FOUND like an unknown one. */
 export const InvitationParams = Type.Object({ id: Type.String() });
 
-/** SPEC.md "Organization invitation". `token` is shown once, in the 201 answer; only its hash is kept, so lists show null. */
+/** An invitation (docs/organizations.md "Invitations"). `token` is shown once, in the 201 answer; only its hash is kept, so lists show null. */
 export const InvitationResponse = Type.Object({
   id: Type.Integer(),
   email: Type.String(),
@@ -63,8 +63,8 @@ export const toInvitation = (row: InvitationView, organization: Static<typeof Or
 });
 
 /** An invitation path's id, or 404 NOT_FOUND when it cannot name one. */
-export function invitationId(params: unknown): number {
-  const raw = (params as { id?: string }).id ?? '';
+export function invitationId(params: Static<typeof InvitationParams>): number {
+  const raw = params.id;
   if (!/^[1-9][0-9]{0,14}$/.test(raw)) throw new AppError('NOT_FOUND');
   return Number(raw);
 }

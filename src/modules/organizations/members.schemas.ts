@@ -31,7 +31,7 @@ export const MemberUser = Type.Object({
   id: Type.Integer(), email: Nullable(Type.String()), first_name: Type.String(), last_name: Type.String(),
 });
 
-/** SPEC.md "Organization member". */
+/** A member row (docs/organizations.md "Members"). */
 export const MemberResponse = Type.Object({
   id: Type.Integer(),
   user: MemberUser,
@@ -46,8 +46,8 @@ export const MemberResponse = Type.Object({
 export type MemberBody = Static<typeof MemberResponse>;
 
 /**
- * A member row of the SDK's slug-in-path family (SDK-COMPAT.md rule 6): SPEC.md's row with the user's fields also at
- * the top level and `role` as `{code, name}`, which is how the SDK types its memberships.
+ * A member row of the SDK's slug-in-path family (docs/migrating-from-tenxyte.md rule 6): the row above with the user's
+ * fields also at the top level and `role` as `{code, name}`, which is how the SDK types its memberships.
  */
 export const SdkMemberResponse = Type.Object({
   ...MemberResponse.properties,
@@ -78,8 +78,8 @@ export const toMember = (row: MemberRow, lists: { permissions: string[]; inherit
 });
 
 /** A member path's user id, or 404 MEMBER_NOT_FOUND when it cannot name one. */
-export function memberUserId(params: unknown): number {
-  const raw = (params as { user_id?: string }).user_id ?? '';
+export function memberUserId(params: Static<typeof MemberParams>): number {
+  const raw = params.user_id;
   if (!/^[1-9][0-9]{0,14}$/.test(raw)) throw new AppError('MEMBER_NOT_FOUND');
   return Number(raw);
 }

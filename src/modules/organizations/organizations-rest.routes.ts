@@ -1,18 +1,15 @@
-import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { PageOf, toPage } from '../../core/pagination.js';
 import { orgOf } from '../../http/guards/index.js';
-import type { RouteDeps } from '../../http/route-plugin.js';
+import type { RouteDeps, TypedApp } from '../../http/route-plugin.js';
 import { MessageResponse } from '../../http/schema.js';
-import { InvitationResponse, InviteBody, type InviteInput } from './invitations.schemas.js';
+import { InvitationResponse, InviteBody } from './invitations.schemas.js';
 import {
   AddMemberBody, ChangeRoleBody, MemberListQuery, memberUserId, SdkMemberResponse, SdkRoleChangedResponse, toSdkMember,
-  type AddMemberInput, type ChangeRoleInput, type MemberListInput,
 } from './members.schemas.js';
 import { orgActorOf } from './org-actor.js';
 import {
   OrganizationListQuery, OrganizationResponse, OrganizationSummary, OrgRoleResponse, TreeNodeResponse, UpdateOrganizationBody,
-  type OrganizationListInput, type UpdateOrganizationInput,
 } from './organizations.schemas.js';
 
 const tags = ['organizations'];
@@ -22,13 +19,13 @@ const SlugParams = Type.Object({ slug: Type.String() });
 const SlugMemberParams = Type.Object({ slug: Type.String(), user_id: Type.String() });
 
 /**
- * SDK-COMPAT.md rule 6: the Tenxyte SDK's organization family, keyed by the slug in the path, beside SPEC.md's routes
- * and over the same services. The path's slug plays the part of `X-Org-Slug` (which is ignored here, DECISIONS.md
- * "Organizations"): same permissions, role weights, audit, errors and isolation. Fixed words cannot be shadowed:
+ * docs/migrating-from-tenxyte.md rule 6: the Tenxyte SDK's organization family, keyed by the slug in the path, beside
+ * docs/organizations.md's routes and over the same services. The path's slug plays the part of `X-Org-Slug` (which is
+ * ignored here, docs/decisions.md "Tenxyte SDK compatibility"): same permissions, role weights, audit, errors and isolation. Fixed words cannot be shadowed:
  * the router prefers static segments (`organizations/roles/`, `organizations/tree/`, …) and those words are reserved
  * slugs (`RESERVED_SLUGS`), so no organization can be named by them.
  */
-export default async function organizationRestRoutes(app: FastifyInstance, { container, guards }: RouteDeps) {
+export default async function organizationRestRoutes(app: TypedApp, { container, guards }: RouteDeps) {
   const { organizations, members, invitations } = container.services;
   const enabled = guards.feature('ORGANIZATIONS_ENABLED');
   const user = guards.user();
@@ -40,7 +37,7 @@ export default async function organizationRestRoutes(app: FastifyInstance, { con
     schema: { tags, querystring: OrganizationListQuery, response: { 200: PageOf(OrganizationSummary) } },
     onRequest: [enabled, user],
   }, async (req) => {
-    const { results, count, page } = await organizations.list(orgActorOf(req), req.query as OrganizationListInput);
+    const { results, count, page } = await organizations.list(orgActorOf(req), req.query);
     return toPage(results.map((r) => ({ ...r, created_at: r.created_at.toISOString() })), count, page, req.url);
   });
 
@@ -57,7 +54,7 @@ export default async function organizationRestRoutes(app: FastifyInstance, { con
   app.patch('/organizations/:slug/', {
     schema: { tags, params: SlugParams, body: UpdateOrganizationBody, response: { 200: OrganizationResponse } },
     onRequest: inPath('org.manage'),
-  }, async (req) => organizations.update(orgActorOf(req), orgOf(req), req.body as UpdateOrganizationInput));
+  }, async (req) => organizations.update(orgActorOf(req), orgOf(req), req.body));
 
   app.delete('/organizations/:slug/', {
     schema: { tags, params: SlugParams, response: { 200: MessageResponse } },
@@ -73,20 +70,20 @@ export default async function organizationRestRoutes(app: FastifyInstance, { con
     schema: { tags, params: SlugParams, querystring: MemberListQuery, response: { 200: PageOf(SdkMemberResponse) } },
     onRequest: inPath('org.view'),
   }, async (req) => {
-    const { results, count, page } = await members.list(orgOf(req), req.query as MemberListInput);
+    const { results, count, page } = await members.list(orgOf(req), req.query);
     return toPage(results.map(toSdkMember), count, page, req.url);
   });
 
   app.post('/organizations/:slug/members/', {
     schema: { tags, params: SlugParams, body: AddMemberBody, response: { 201: SdkMemberResponse } },
     onRequest: inPath('org.members.invite'),
-  }, async (req, reply) => reply.code(201).send(toSdkMember(await members.add(orgActorOf(req), orgOf(req), req.body as AddMemberInput))));
+  }, async (req, reply) => reply.code(201).send(toSdkMember(await members.add(orgActorOf(req), orgOf(req), req.body))));
 
   app.patch('/organizations/:slug/members/:user_id/', {
     schema: { tags, params: SlugMemberParams, body: ChangeRoleBody, response: { 200: SdkRoleChangedResponse } },
     onRequest: inPath('org.members.manage'),
   }, async (req) => {
-    const { role_code } = req.body as ChangeRoleInput;
+    const { role_code } = req.body;
     const { member, updated_at } = await members.changeMemberRole(orgActorOf(req), orgOf(req), memberUserId(req.params), role_code);
     return { ...toSdkMember(member), updated_at };
   });
@@ -99,5 +96,5 @@ export default async function organizationRestRoutes(app: FastifyInstance, { con
   app.post('/organizations/:slug/invitations/', {
     schema: { tags, params: SlugParams, body: InviteBody, response: { 201: InvitationResponse } },
     onRequest: inPath('org.members.invite'),
-  }, async (req, reply) => reply.code(201).send(await invitations.invite(orgActorOf(req), orgOf(req), req.body as InviteInput)));
+  }, async (req, reply) => reply.code(201).send(await invitations.invite(orgActorOf(req), orgOf(req), req.body)));
 }

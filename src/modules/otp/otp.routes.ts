@@ -1,23 +1,22 @@
-import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../core/errors.js';
 import { aliasField } from '../../core/aliases.js';
 import { authOf } from '../../http/guards/index.js';
-import type { RouteDeps } from '../../http/route-plugin.js';
+import type { RouteDeps, TypedApp } from '../../http/route-plugin.js';
 import {
   EmailVerifiedResponse, OtpRequestBody, OtpRequestResponse, OtpVerifyBody, PhoneVerifiedResponse, SDK_OTP_TYPES,
-  type OtpRequestInput, type OtpVerifyInput,
+  type OtpRequestInput,
 } from './otp.schemas.js';
 import type { OtpType } from './otp.service.js';
 
-/** `otp_type`, or the SDK's `type` (SDK-COMPAT.md rule 3); 400 validation when neither is sent or both disagree. */
+/** `otp_type`, or the SDK's `type` (docs/migrating-from-tenxyte.md rule 3); 400 validation when neither is sent or both disagree. */
 function otpTypeOf(body: OtpRequestInput): OtpType {
   const otpType = aliasField(body, 'otp_type', 'type', { from: (type) => SDK_OTP_TYPES[type] });
   if (!otpType) throw AppError.validation({ otp_type: ['This field is required.'] });
   return otpType;
 }
 
-/** SPEC.md "One-time codes": request and verify codes for the account's email address and phone. */
-export default async function otpRoutes(app: FastifyInstance, { container, guards }: RouteDeps) {
+/** docs/passwords-and-codes.md "One-time codes": request and verify codes for the account's email address and phone. */
+export default async function otpRoutes(app: TypedApp, { container, guards }: RouteDeps) {
   const { otp } = container.services;
   const user = guards.user();
   const verifyLimit = guards.rateLimit('otp_verify', [{ max: 5, per: 'minute' }]);
@@ -26,7 +25,7 @@ export default async function otpRoutes(app: FastifyInstance, { container, guard
     schema: { tags: ['otp'], body: OtpRequestBody, response: { 200: OtpRequestResponse } },
     onRequest: [guards.rateLimit('otp_request', [{ max: 5, per: 'hour' }]), user],
   }, async (req) => {
-    const body = req.body as OtpRequestInput;
+    const body = req.body;
     const { purpose } = body;
     const sent = await otp.request(authOf(req).user.id, otpTypeOf(body), purpose);
     return {
@@ -39,7 +38,7 @@ export default async function otpRoutes(app: FastifyInstance, { container, guard
     schema: { tags: ['otp'], body: OtpVerifyBody, response: { 200: EmailVerifiedResponse } },
     onRequest: [verifyLimit, user],
   }, async (req) => {
-    const { verifiedAt } = await otp.verifyEmail(authOf(req).user.id, (req.body as OtpVerifyInput).code);
+    const { verifiedAt } = await otp.verifyEmail(authOf(req).user.id, req.body.code);
     return { message: 'Email address verified.', email_verified: true, verified_at: verifiedAt.toISOString() };
   });
 
@@ -47,7 +46,7 @@ export default async function otpRoutes(app: FastifyInstance, { container, guard
     schema: { tags: ['otp'], body: OtpVerifyBody, response: { 200: PhoneVerifiedResponse } },
     onRequest: [verifyLimit, user],
   }, async (req) => {
-    const { verifiedAt, phoneNumber } = await otp.verifyPhone(authOf(req).user.id, (req.body as OtpVerifyInput).code);
+    const { verifiedAt, phoneNumber } = await otp.verifyPhone(authOf(req).user.id, req.body.code);
     return { message: 'Phone number verified.', phone_verified: true, verified_at: verifiedAt.toISOString(), phone_number: phoneNumber };
   });
 }

@@ -11,20 +11,16 @@ import { consumeChallenge, insertChallenge, type ConsumedChallenge } from './cha
 import { beginAnswer, CEREMONY_TIMEOUT_MS, CHALLENGE_LIFETIME, challengeMatches, signedChallengeHash } from './ceremony.js';
 import { expectedOrigins } from './origins.js';
 import * as repo from './passkeys.repo.js';
+import type { AuthenticateCompleteInput } from './passkeys.schemas.js';
 
 type Deps = { db: Db; clock: Clock; config: Config; audit: AuditService; login: LoginService };
 
-export interface AuthenticationInput {
-  challenge_id?: number | undefined;
-  credential: AuthenticationResponseJSON;
-  device_info?: string | undefined;
-}
 
 /** No account has this id: an unknown address costs the same credential lookup as a known one. */
 const NOBODY = -1;
 
 /**
- * docs/passkeys.md "Signing in": begin (with an address: its credentials; without: resident-key
+ * docs/passkeys.md "Signing in" and docs/decisions.md "Passkeys": begin (with an address: its credentials; without: resident-key
  * mode), complete (verify the assertion, the counter and the backup flag), then every check of a password login.
  */
 export function createPasskeyAuthenticationService({ db, clock, config, audit, login }: Deps) {
@@ -54,12 +50,12 @@ export function createPasskeyAuthenticationService({ db, clock, config, audit, l
     return row;
   }
 
-  async function verify(challenge: ConsumedChallenge, hash: string, row: repo.CredentialRow, input: AuthenticationInput,
+  async function verify(challenge: ConsumedChallenge, hash: string, row: repo.CredentialRow, credential: AuthenticationResponseJSON,
     allowedOrigins: readonly string[]) {
     try {
       // The counter is checked below, where a regression can be told apart from a bad assertion.
       const { verified, authenticationInfo } = await verifyAuthenticationResponse({
-        response: input.credential, expectedChallenge: challengeMatches(hash), expectedOrigin: expectedOrigins(config, allowedOrigins),
+        response: credential, expectedChallenge: challengeMatches(hash), expectedOrigin: expectedOrigins(config, allowedOrigins),
         expectedRPID: config.WEBAUTHN_RP_ID, requireUserVerification: challenge.user_verification === 'required',
         credential: { id: row.credential_id, publicKey: new Uint8Array(row.public_key), counter: 0 },
       });
@@ -70,20 +66,24 @@ export function createPasskeyAuthenticationService({ db, clock, config, audit, l
     throw new AppError('INVALID_ASSERTION');
   }
 
-  /** POST webauthn/authenticate/complete/: the body of docs/passkeys.md "Signing in" (`access`, `refresh`) plus the usual token response. */
-  async function complete(input: AuthenticationInput, applicationId: number | null, allowedOrigins: readonly string[], meta: LoginMeta) {
-    const hash = signedChallengeHash(input.credential.response?.clientDataJSON);
+  /** POST webauthn/authenticate/complete/: `access` and `refresh` (docs/passkeys.md "Signing in") plus the usual token response. */
+  async function complete(input: AuthenticateCompleteInput, applicationId: number | null, allowedOrigins: readonly string[],
+    meta: LoginMeta) {
+    // The body schema checks the credential's outline only (passkeys.schemas.ts): what it holds is verified below, so
+    // until then every field is read as possibly missing or malformed, whatever the library's type says.
+    const credential = input.credential as AuthenticationResponseJSON;
+    const hash = signedChallengeHash(credential.response?.clientDataJSON);
     const challenge = hash && await consumeChallenge(db, { challengeHash: hash, purpose: 'authenticate', id: input.challenge_id, now: clock.now() });
     // A challenge is redeemed through the application it was issued to, like the tokens it leads to.
     if (!hash || !challenge || (config.APPLICATION_AUTH_ENABLED && challenge.application_id !== applicationId)) {
       throw new AppError('INVALID_ASSERTION');
     }
-    const row = await credentialFor(challenge, input.credential);
+    const row = await credentialFor(challenge, credential);
     const user = (await users.findUserForLoginById(db, row.user_id))!;
     const identifier = user.email ?? `passkey:${row.id}`;
     let info: Awaited<ReturnType<typeof verify>>;
     try {
-      info = await verify(challenge, hash, row, input, allowedOrigins);
+      info = await verify(challenge, hash, row, credential, allowedOrigins);
       await checkCounterAndBackup(row, info, meta);
       if (user.is_2fa_enabled && !info.userVerified) throw new AppError('INVALID_ASSERTION');
     } catch (err) {
@@ -97,7 +97,7 @@ export function createPasskeyAuthenticationService({ db, clock, config, audit, l
   }
 
   /**
-   * docs/passkeys.md "Signing in": a sign counter that does not grow (when either is non-zero) is a cloned authenticator —
+   * docs/decisions.md "Passkeys": a sign counter that does not grow (when either is non-zero) is a cloned authenticator —
    * refused and audited as critical; a backup-eligible flag unlike the one registered is refused. The use is recorded
    * only while the counter still moves forward, so of two parallel uses of one value, one wins.
    */

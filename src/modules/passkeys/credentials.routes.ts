@@ -1,14 +1,13 @@
-import type { FastifyInstance } from 'fastify';
 import { IdParams, pathId } from '../../core/fields.js';
 import { userAuthOf } from '../../http/guards/index.js';
 import { metaOf } from '../../http/request-meta.js';
-import type { RouteDeps } from '../../http/route-plugin.js';
+import type { RouteDeps, TypedApp } from '../../http/route-plugin.js';
 import { PasskeyList } from './passkeys.schemas.js';
 
 const tags = ['passkeys'];
 
-/** SPEC.md `webauthn/credentials/`: the signed-in user's passkeys. Closed to agents. */
-export default async function passkeyCredentialRoutes(app: FastifyInstance, { container, guards }: RouteDeps) {
+/** `webauthn/credentials/` (docs/passkeys.md "Managing passkeys"): the signed-in user's passkeys. Closed to agents. */
+export default async function passkeyCredentialRoutes(app: TypedApp, { container, guards }: RouteDeps) {
   const { passkeyCredentials } = container.services;
   const onRequest = [guards.feature('WEBAUTHN_ENABLED'), guards.user()];
 

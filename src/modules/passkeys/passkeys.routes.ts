@@ -1,17 +1,14 @@
-import type { FastifyInstance } from 'fastify';
 import { userAuthOf } from '../../http/guards/index.js';
 import { createRefreshCookie } from '../../http/refresh-cookie.js';
 import { metaOf } from '../../http/request-meta.js';
-import type { RouteDeps } from '../../http/route-plugin.js';
-import type { AuthenticationInput } from './authentication.service.js';
+import type { RouteDeps, TypedApp } from '../../http/route-plugin.js';
 import { AuthenticateBeginBody, AuthenticateCompleteBody, BeginResponse, PasskeyLoginResponse, RegisterBeginBody,
   RegisterCompleteBody, RegisterCompleteResponse } from './passkeys.schemas.js';
-import type { Attachment, RegistrationInput } from './registration.service.js';
 
 const tags = ['passkeys'];
 
-/** SPEC.md "Passkeys" (DECISIONS.md "Passkeys"): the registration and sign-in ceremonies. */
-export default async function passkeyRoutes(app: FastifyInstance, { container, guards }: RouteDeps) {
+/** docs/passkeys.md (docs/decisions.md "Passkeys"): the registration and sign-in ceremonies. */
+export default async function passkeyRoutes(app: TypedApp, { container, guards }: RouteDeps) {
   const { passkeyRegistration, passkeyAuthentication } = container.services;
   const cookie = createRefreshCookie(container.config);
   const enabled = guards.feature('WEBAUTHN_ENABLED');
@@ -26,14 +23,14 @@ export default async function passkeyRoutes(app: FastifyInstance, { container, g
     schema: { tags, body: RegisterBeginBody, response: { 200: BeginResponse } }, onRequest: [enabled, user],
     preHandler: [guards.recentAuth()],
   }, async (req) => {
-    const attachment = (req.body as { authenticator_attachment?: Attachment } | null)?.authenticator_attachment;
+    const attachment = req.body?.authenticator_attachment;
     return passkeyRegistration.begin(userAuthOf(req).user, req.application?.id ?? null, attachment);
   });
 
   app.post('/webauthn/register/complete/', {
     schema: { tags, body: RegisterCompleteBody, response: { 201: RegisterCompleteResponse } }, onRequest: [enabled, user],
   }, async (req, reply) => {
-    const credential = await passkeyRegistration.complete(userAuthOf(req).user.id, req.body as RegistrationInput,
+    const credential = await passkeyRegistration.complete(userAuthOf(req).user.id, req.body,
       originsOf(req.application), metaOf(req));
     return reply.code(201).send({ message: 'Passkey registered', credential });
   });
@@ -41,14 +38,14 @@ export default async function passkeyRoutes(app: FastifyInstance, { container, g
   app.post('/webauthn/authenticate/begin/', {
     schema: { tags, body: AuthenticateBeginBody, response: { 200: BeginResponse } }, onRequest: [enabled, signInLimit],
   }, async (req) => {
-    const email = (req.body as { email?: string } | null)?.email;
+    const email = req.body?.email;
     return passkeyAuthentication.begin(email === '' ? undefined : email, req.application?.id ?? null);
   });
 
   app.post('/webauthn/authenticate/complete/', {
     schema: { tags, body: AuthenticateCompleteBody, response: { 200: PasskeyLoginResponse } }, onRequest: [enabled, signInLimit],
   }, async (req, reply) => {
-    const body = await passkeyAuthentication.complete(req.body as AuthenticationInput, req.application?.id ?? null,
+    const body = await passkeyAuthentication.complete(req.body, req.application?.id ?? null,
       originsOf(req.application), metaOf(req, 'passkey'));
     return cookie.withCookie(reply, body);
   });

@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 import { toIso } from '../../core/clock.js';
 import { Body, Nullable } from '../../http/schema.js';
 import { TokenResponse } from '../auth/auth.schemas.js';
@@ -36,6 +36,7 @@ export const RegisterCompleteBody = Body({
   credential: BrowserCredential,
   device_name: Type.Optional(StoredText({ maxLength: 100 })),
 });
+export type RegisterCompleteInput = Static<typeof RegisterCompleteBody>;
 
 export const AuthenticateBeginBody = Type.Union([Body({
   email: Type.Optional(Type.String({ maxLength: 254, description: 'Omit for resident-key mode (the authenticator names the account)' })),
@@ -46,6 +47,7 @@ export const AuthenticateCompleteBody = Body({
   credential: BrowserCredential,
   device_info: Type.Optional(StoredText({ maxLength: 512 })),
 });
+export type AuthenticateCompleteInput = Static<typeof AuthenticateCompleteBody>;
 
 /** The begin answers: WebAuthn options as JSON, `challenge_id`, and the same options under `publicKey`. */
 export const BeginResponse = Type.Object({ challenge: Type.String(), challenge_id: Type.Integer(), publicKey: Type.Object({}, Free) }, Free);
@@ -64,13 +66,14 @@ export const RegisterCompleteResponse = Type.Object({ message: Type.String(), cr
 
 export const PasskeyLoginResponse = Type.Object({
   ...TokenResponse.properties,
-  access: Type.String({ description: 'SPEC.md\'s name for access_token' }),
-  refresh: Nullable(Type.String({ description: 'SPEC.md\'s name for refresh_token' })),
+  access: Type.String({ description: 'The same as `access_token` (the Tenxyte SDK reads this one)' }),
+  refresh: Nullable(Type.String({
+    description: 'The same as `refresh_token`: null in cookie mode, and when none is issued (the Tenxyte SDK reads this one)' })),
   message: Type.String(),
   credential_used: Type.String({ description: 'The name of the passkey that signed in' }),
 });
 
-/** SPEC.md "Passkey credential", listing entry. */
+/** A passkey as `webauthn/credentials/` lists it (docs/passkeys.md "Managing passkeys"). */
 export const ListedPasskey = Type.Object({
   id: Type.Integer(),
   device_name: Type.String(),

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { generateRegistrationOptions, verifyRegistrationResponse, type RegistrationResponseJSON } from '@simplewebauthn/server';
 import type { Config } from '../../config/settings.js';
-import { addSeconds, type Clock } from '../../core/clock.js';
+import { addSeconds, toIso, type Clock } from '../../core/clock.js';
 import { AppError } from '../../core/errors.js';
 import type { Db } from '../../db/database.js';
 import { sha256Hex } from '../../security/random.js';
@@ -13,6 +13,7 @@ import { ALGORITHMS, beginAnswer, CEREMONY_TIMEOUT_MS, CHALLENGE_LIFETIME, chall
   signedChallengeHash } from './ceremony.js';
 import { expectedOrigins } from './origins.js';
 import * as repo from './passkeys.repo.js';
+import type { RegisterCompleteInput } from './passkeys.schemas.js';
 
 type Deps = { db: Db; clock: Clock; config: Config; audit: AuditService; notices: SecurityNoticeService };
 
@@ -20,15 +21,13 @@ export interface Registrant { id: number; email: string | null; username: string
 
 export type Attachment = 'platform' | 'cross-platform' | 'any';
 
-export interface RegistrationInput {
-  challenge_id?: number | undefined;
-  credential: RegistrationResponseJSON;
-  device_name?: string | undefined;
-}
 
 const invalid = () => new AppError('INVALID_CREDENTIAL');
 
-/** docs/passkeys.md "Registering a passkey": begin (options and a stored challenge), complete (verify, record). */
+/**
+ * docs/passkeys.md "Registering a passkey" and docs/decisions.md "Passkeys": begin (options and a stored challenge),
+ * complete (verify, record).
+ */
 export function createPasskeyRegistrationService({ db, clock, config, audit, notices }: Deps) {
   async function begin(user: Registrant, applicationId: number | null, attachment: Attachment = 'platform') {
     const existing = await repo.credentialIdsOf(db, user.id, false);
@@ -49,15 +48,18 @@ export function createPasskeyRegistrationService({ db, clock, config, audit, not
   }
 
   /** 400 INVALID_CREDENTIAL for anything that does not verify, 400 DUPLICATE_CREDENTIAL for a credential already registered. */
-  async function complete(userId: number, input: RegistrationInput, allowedOrigins: readonly string[], meta: RequestMeta) {
-    const hash = signedChallengeHash(input.credential.response?.clientDataJSON);
+  async function complete(userId: number, input: RegisterCompleteInput, allowedOrigins: readonly string[], meta: RequestMeta) {
+    // The body schema checks the credential's outline only (passkeys.schemas.ts): what it holds is verified below, so
+    // until then every field is read as possibly missing or malformed, whatever the library's type says.
+    const credential = input.credential as RegistrationResponseJSON;
+    const hash = signedChallengeHash(credential.response?.clientDataJSON);
     if (!hash) throw invalid();
     const challenge = await consumeChallenge(db, { challengeHash: hash, purpose: 'register', userId, id: input.challenge_id, now: clock.now() });
     if (!challenge) throw invalid();
     let info;
     try {
       const verified = await verifyRegistrationResponse({
-        response: input.credential, expectedChallenge: challengeMatches(hash), expectedOrigin: expectedOrigins(config, allowedOrigins),
+        response: credential, expectedChallenge: challengeMatches(hash), expectedOrigin: expectedOrigins(config, allowedOrigins),
         expectedRPID: config.WEBAUTHN_RP_ID, requireUserPresence: true, requireUserVerification: false, supportedAlgorithmIDs: ALGORITHMS,
       });
       if (!verified.verified) throw invalid();
@@ -66,16 +68,16 @@ export function createPasskeyRegistrationService({ db, clock, config, audit, not
       throw invalid();
     }
     if (Buffer.from(info.credential.id, 'base64url').length > MAX_CREDENTIAL_ID_BYTES) throw invalid();
-    const attachment = input.credential.authenticatorAttachment;
+    const attachment = credential.authenticatorAttachment;
     // The account hears of every passkey added, in the transaction that adds it.
     const row = await db.transaction().execute(async (trx) => {
       const added = await repo.insertCredential(trx, {
         user_id: userId, credential_id: info.credential.id, public_key: Buffer.from(info.credential.publicKey),
         user_handle: challenge.user_handle!, sign_count: info.credential.counter,
-        transports: (input.credential.response.transports ?? []).filter((t) => typeof t === 'string').slice(0, 8),
+        transports: (credential.response.transports ?? []).filter((t) => typeof t === 'string').slice(0, 8),
         device_name: input.device_name?.trim() || 'Passkey', device_type: info.credentialDeviceType, backed_up: info.credentialBackedUp,
         authenticator_type: attachment === 'platform' || attachment === 'cross-platform' ? attachment : null,
-        is_resident_key: input.credential.clientExtensionResults?.credProps?.rk === true, aaguid: info.aaguid,
+        is_resident_key: credential.clientExtensionResults?.credProps?.rk === true, aaguid: info.aaguid,
       });
       if (added) await notices.passkeyAdded(trx, userId);
       return added;
@@ -84,7 +86,7 @@ export function createPasskeyRegistrationService({ db, clock, config, audit, not
     notices.deliver();
     await audit.record({ event_type: 'passkey_registered', user_id: userId, application_id: meta.applicationId, ip_address: meta.ip,
       user_agent: meta.userAgent, details: { credential_id: row.id, device_type: row.device_type } });
-    return { id: row.id, name: row.device_name, device_name: row.device_name, created_at: row.created_at, last_used_at: row.last_used_at, device_type: row.device_type,
+    return { id: row.id, name: row.device_name, device_name: row.device_name, created_at: toIso(row.created_at)!, last_used_at: toIso(row.last_used_at), device_type: row.device_type,
       is_active: row.is_active };
   }
 

@@ -13,16 +13,12 @@ import * as userRepo from '../users/users.repo.js';
 import type { IdentifierProof } from './identifier-proof.js';
 import { createLoginSteps } from './login-steps.js';
 import * as repo from './magic-link.repo.js';
+import type { MagicLinkRequestInput } from './passwordless.schemas.js';
 import { isAllowedValidationUrl, linkWithToken } from './validation-url.js';
 
 type Deps = {
   db: Db; clock: Clock; config: Config; outbox: OutboxService; login: LoginService; lockout: LockoutService; proof: IdentifierProof;
 };
-
-export interface MagicLinkRequestInput {
-  email: string;
-  validation_url?: string | undefined;
-}
 
 /** What a queued link's message carries besides the link: its token's hash and the application that asked for it. */
 type LinkRequestContext = { token_hash: string; application_id: number | null };
@@ -34,7 +30,7 @@ export interface MagicLinkVerifyInput {
 }
 
 /**
- * Magic-link login (magic-link/*; docs/authentication.md "Passwordless login"): 32 random bytes, only their
+ * Magic-link login (docs/authentication.md "Passwordless login"; docs/decisions.md "Passwordless login"): 32 random bytes, only their
  * SHA-256 stored, single use, `SVC_MAGIC_LINK_LIFETIME`, sent through the outbox in the transaction that stores it.
  */
 export function createMagicLinkService(deps: Deps) {

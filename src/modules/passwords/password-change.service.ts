@@ -9,6 +9,7 @@ import type { OtpService } from '../otp/otp.service.js';
 import type { AuthContext } from '../sessions/bearer.service.js';
 import type { IssuedTokens, RequestMeta, SessionService } from '../sessions/sessions.service.js';
 import * as repo from './passwords.repo.js';
+import type { ChangeInput, SetInitialInput } from './passwords.schemas.js';
 import type { PasswordService } from './passwords.service.js';
 import type { WebhookEvents } from '../webhooks/webhook-events.service.js';
 
@@ -20,12 +21,6 @@ type Deps = {
   sessions: SessionService;
   passwords: PasswordService; otp: OtpService; consumeLoginCode: LoginCodeConsumer; events: WebhookEvents;
 };
-
-export interface ChangeInput {
-  current_password?: string | undefined;
-  otp_code?: string | undefined;
-  new_password: string;
-}
 
 type Account = NonNullable<Awaited<ReturnType<typeof repo.findAccount>>>;
 
@@ -119,7 +114,7 @@ export function createPasswordChangeService(deps: Deps) {
   }
 
   /** POST password/set-initial/: a passwordless account proves its phone with a fresh login code and gets a password. */
-  async function setInitial(auth: AuthContext, input: { otp_code: string; new_password: string }, meta: RequestMeta) {
+  async function setInitial(auth: AuthContext, input: SetInitialInput, meta: RequestMeta) {
     const account = await accountOf(auth);
     if (account.has_usable_password && account.password_hash) throw new AppError('ALREADY_HAS_PASSWORD');
     const problems = passwords.check(input.new_password, contextOf(account));

@@ -25,7 +25,9 @@ export type StrengthInput = Static<typeof StrengthBody>;
 
 export const StrengthResponse = Type.Object({
   score: Type.Integer({ minimum: 0, maximum: 4 }),
-  strength: Type.Union(['very_weak', 'weak', 'fair', 'strong', 'very_strong'].map((s) => Type.Literal(s))),
+  strength: Type.Union([
+    Type.Literal('very_weak'), Type.Literal('weak'), Type.Literal('fair'), Type.Literal('strong'), Type.Literal('very_strong'),
+  ]),
   is_valid: Type.Boolean(),
   errors: Type.Array(Type.String()),
   requirements: Requirements,
@@ -33,7 +35,7 @@ export const StrengthResponse = Type.Object({
 
 // Long enough for any real password, short enough that nothing huge ever reaches the hasher; the policy caps it at 128.
 const Password = Type.String({ minLength: 1, maxLength: 1024 });
-/** SPEC.md "Limits": code fields take at most 6 characters. */
+/** Code fields take at most 6 characters: a one-time code is 6 digits. */
 const Code = Type.String({ minLength: 1, maxLength: 6 });
 const Contact = {
   email: Type.Optional(Type.String({ maxLength: 254 })),
@@ -72,7 +74,7 @@ export const ResetRequestBody = Body(Contact);
 export type ResetRequestInput = Static<typeof ResetRequestBody>;
 export const ResetRequestResponse = Type.Object(CodeSent);
 
-/** `confirm_password` is optional (the Tenxyte SDK sends it, SDK-COMPAT.md rule 4); when sent it must match. */
+/** `confirm_password` is optional (the Tenxyte SDK sends it, docs/migrating-from-tenxyte.md rule 4); when sent it must match. */
 export const ResetConfirmBody = Body({ ...Contact, otp_code: Code, new_password: Password, confirm_password: Type.Optional(Password) });
 export type ResetConfirmInput = Static<typeof ResetConfirmBody>;
 export const ResetConfirmResponse = Type.Object({

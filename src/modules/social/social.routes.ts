@@ -1,16 +1,15 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { publicOriginResolver } from '../../http/hooks/request-context.js';
 import { createRefreshCookie } from '../../http/refresh-cookie.js';
 import { metaOf } from '../../http/request-meta.js';
-import type { RouteDeps } from '../../http/route-plugin.js';
+import type { RouteDeps, TypedApp } from '../../http/route-plugin.js';
 import type { Redirect } from './social-browser.service.js';
 import { AuthorizeQuery, CallbackQuery, ProviderParams, SocialLoginBody, SocialLoginResponse } from './social.schemas.js';
-import type { CallbackInput, SocialLoginInput } from './social.service.js';
 
 const tags = ['social login'];
 
-/** SPEC.md "Registration and login": `POST social/<provider>/` (DECISIONS.md "Social login"). */
-export default async function socialRoutes(app: FastifyInstance, { container, guards }: RouteDeps) {
+/** docs/social-login.md: `POST social/<provider>/` and the browser flow (docs/decisions.md "Social login"). */
+export default async function socialRoutes(app: TypedApp, { container, guards }: RouteDeps) {
   const { social, socialBrowser } = container.services;
   const { config } = container;
   const cookie = createRefreshCookie(container.config);
@@ -20,11 +19,11 @@ export default async function socialRoutes(app: FastifyInstance, { container, gu
     schema: { tags, params: ProviderParams, body: SocialLoginBody, response: { 200: SocialLoginResponse } },
     onRequest: [loginLimit],
   }, async (req, reply) => {
-    const { provider } = req.params as { provider: string };
-    return cookie.withCookie(reply, await social.login(provider, req.body as SocialLoginInput, req.application, metaOf(req)));
+    const { provider } = req.params;
+    return cookie.withCookie(reply, await social.login(provider, req.body, req.application, metaOf(req)));
   });
 
-  // The browser flow (DECISIONS.md "Social login"): the state cookie lives as long as the state, on the social paths only.
+  // The browser flow (docs/social-login.md "The browser flow"): the state cookie lives as long as the state, on the social paths only.
   const STATE_COOKIE = 'gatehouse_social_state';
   const stateCookie = { httpOnly: true, secure: !config.DEBUG, sameSite: 'lax' as const, path: `${config.API_PREFIX}social/`, maxAge: 600 };
   const originOf = publicOriginResolver(config.TRUSTED_PROXIES);
@@ -40,22 +39,22 @@ export default async function socialRoutes(app: FastifyInstance, { container, gu
       description: 'Starts the browser flow: 302 to the provider. Needs `access_key` (no secret) and one of the application\'s redirect URIs.' },
     config: { appAuth: false }, onRequest: [limit],
   }, async (req, reply) => {
-    const { provider } = req.params as { provider: string };
-    const q = req.query as { access_key?: string; redirect_uri?: string };
+    const { provider } = req.params;
+    const q = req.query;
     const started = await socialBrowser.start(provider, q.access_key, q.redirect_uri, callbackUrlOf(req));
     reply.header('set-cookie', reply.server.serializeCookie(STATE_COOKIE, started.cookie, stateCookie));
     return redirect(reply, started);
   });
 
   app.get('/social/:provider/callback/', {
-    schema: { tags, params: ProviderParams, querystring: CallbackQuery,
+    schema: { tags, params: ProviderParams, querystring: CallbackQuery, response: { 200: SocialLoginResponse },
       description: 'With application headers, `code` and `redirect_uri`: 200 like POST social/<provider>/ (with the provider\'s `error`: '
         + '400 CALLBACK_ERROR, `details` holding `error` and `error_description`). From the provider in the '
         + 'browser flow (no application headers, `state`): 302 to the application\'s redirect URI with the tokens or `error=<CODE>`.' },
     config: { appAuth: 'optional' }, onRequest: [limit],
   }, async (req, reply) => {
-    const { provider } = req.params as { provider: string };
-    const q = req.query as CallbackInput;
+    const { provider } = req.params;
+    const q = req.query;
     // With application credentials (checked by the application hook): the code is forwarded by the application itself.
     if (req.application) return reply.send(cookie.withCookie(reply, await social.callback(provider, q, req.application, metaOf(req))));
     const header = req.headers.cookie;

@@ -1,11 +1,14 @@
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 import { Body } from '../../http/schema.js';
 import { TokenResponse } from '../auth/auth.schemas.js';
 import { StoredText } from '../users/users.schemas.js';
 
 const Opaque = Type.String({ minLength: 1, maxLength: 4096 });
 
-/** SPEC.md `POST social/<provider>/`: one of a code (with its redirect URI), a provider access token or an ID token. */
+/**
+ * `POST social/<provider>/` (docs/social-login.md "Signing in"): one of a code (with its redirect URI), a provider access
+ * token or an ID token.
+ */
 export const SocialLoginBody = Body({
   code: Type.Optional(Opaque),
   authorization_code: Type.Optional(Opaque),
@@ -18,6 +21,7 @@ export const SocialLoginBody = Body({
   totp_code: Type.Optional(Type.String({ maxLength: 32 })),
   device_info: Type.Optional(StoredText({ maxLength: 512 })),
 });
+export type SocialLoginInput = Static<typeof SocialLoginBody>;
 
 export const ProviderParams = Type.Object({ provider: Type.String({ maxLength: 64 }) });
 
@@ -43,3 +47,4 @@ export const CallbackQuery = Type.Object({
   iss: Type.Optional(Type.String({ maxLength: 2048 })),
   scope: Type.Optional(Type.String({ maxLength: 2048 })),
 });
+export type CallbackInput = Static<typeof CallbackQuery>;

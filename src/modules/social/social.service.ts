@@ -12,35 +12,13 @@ import { ProviderError, type ProviderIdentity } from './identity.js';
 import type { OAuth2Client } from './oauth2-client.js';
 import type { OidcClient } from './oidc-client.js';
 import { consumeMfaToken } from './social-browser.repo.js';
-import type { SocialLoginService, SocialSignInInput } from './social-login.service.js';
+import type { SocialLoginService } from './social-login.service.js';
+import type { CallbackInput, SocialLoginInput } from './social.schemas.js';
 
 type Deps = {
   db: Db; clock: Clock; config: Config; providers: Map<string, SocialProviderConfig>; oidc: OidcClient; oauth2: OAuth2Client; socialLogin: SocialLoginService;
   onProviderError?: (provider: string, reason: string) => void;
 };
-
-/** docs/social-login.md "Signing in: `POST social/<provider>/`": one of the three proofs, with device info and a 2FA code. */
-export interface SocialLoginInput extends SocialSignInInput {
-  code?: string | undefined;
-  authorization_code?: string | undefined;
-  redirect_uri?: string | undefined;
-  code_verifier?: string | undefined;
-  access_token?: string | undefined;
-  id_token?: string | undefined;
-  nonce?: string | undefined;
-  /** The browser flow's hand-over to an account with 2FA, finished with `totp_code`. */
-  mfa_token?: string | undefined;
-}
-
-/** The query of `callback/`: the provider's redirect back, or an application forwarding it. */
-export interface CallbackInput {
-  code?: string | undefined;
-  redirect_uri?: string | undefined;
-  code_verifier?: string | undefined;
-  state?: string | undefined;
-  error?: string | undefined;
-  error_description?: string | undefined;
-}
 
 /** The social-login entry points: which provider, which proof, then the sign-in itself. */
 export function createSocialService({ db, clock, config, providers, oidc, oauth2, socialLogin, onProviderError }: Deps) {

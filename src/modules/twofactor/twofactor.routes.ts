@@ -1,18 +1,16 @@
-import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../core/errors.js';
 import { aliasField } from '../../core/aliases.js';
 import { authOf } from '../../http/guards/index.js';
 import { metaOf } from '../../http/request-meta.js';
-import type { RouteDeps } from '../../http/route-plugin.js';
+import type { RouteDeps, TypedApp } from '../../http/route-plugin.js';
 import {
   BackupCodesResponse, CodeBody, DisableBody, EnabledResponse, SetupBody, SetupResponse, StatusResponse, type CodeInput,
-  type DisableInput,
 } from './twofactor.schemas.js';
 
 const BACKUP_WARNING = 'Store these backup codes somewhere safe: each works once, and they are not shown again.';
 
 /**
- * `code` or its alias `totp_code` (SDK-COMPAT.md rule 2); 400 validation on `totp_code` when both are sent and
+ * `code` or its alias `totp_code` (docs/migrating-from-tenxyte.md rule 2); 400 validation on `totp_code` when both are sent and
  * differ; 400 CODE_REQUIRED when neither is given (or the code is empty).
  */
 function codeOf(body: CodeInput): string {
@@ -22,10 +20,10 @@ function codeOf(body: CodeInput): string {
 }
 
 /**
- * SPEC.md "Two-factor authentication". A `2fa_setup_only` token (an administrator signing in without 2FA)
+ * docs/authentication.md "Two-factor authentication". A `2fa_setup_only` token (an administrator signing in without 2FA)
  * is accepted here, and only here and on logout/.
  */
-export default async function twoFactorRoutes(app: FastifyInstance, { container, guards }: RouteDeps) {
+export default async function twoFactorRoutes(app: TypedApp, { container, guards }: RouteDeps) {
   const { twofactor } = container.services;
   const user = guards.user({ scopes: ['full', '2fa_setup_only'] });
   const verifyLimit = guards.rateLimit('2fa_verify', [{ max: 5, per: 'minute' }]);
@@ -53,7 +51,7 @@ export default async function twoFactorRoutes(app: FastifyInstance, { container,
     schema: { tags: ['2fa'], body: CodeBody, response: { 200: EnabledResponse } },
     onRequest: [verifyLimit, user],
   }, async (req) => {
-    await twofactor.confirm(authOf(req).user, codeOf(req.body as CodeInput), metaOf(req));
+    await twofactor.confirm(authOf(req).user, codeOf(req.body), metaOf(req));
     return { message: 'Two-factor authentication is enabled.', is_enabled: true };
   });
 
@@ -61,7 +59,7 @@ export default async function twoFactorRoutes(app: FastifyInstance, { container,
     schema: { tags: ['2fa'], body: DisableBody, response: { 200: EnabledResponse } },
     onRequest: [verifyLimit, user],
   }, async (req) => {
-    const body = req.body as DisableInput;
+    const body = req.body;
     await twofactor.disable(authOf(req).user, { code: codeOf(body), password: body.password }, metaOf(req));
     return { message: 'Two-factor authentication is disabled.', is_enabled: false };
   });
@@ -70,7 +68,7 @@ export default async function twoFactorRoutes(app: FastifyInstance, { container,
     schema: { tags: ['2fa'], body: CodeBody, response: { 200: BackupCodesResponse } },
     onRequest: [verifyLimit, user],
   }, async (req) => {
-    const { backupCodes } = await twofactor.regenerateBackupCodes(authOf(req).user, codeOf(req.body as CodeInput), metaOf(req));
+    const { backupCodes } = await twofactor.regenerateBackupCodes(authOf(req).user, codeOf(req.body), metaOf(req));
     return { message: 'New backup codes generated; the previous ones no longer work.', backup_codes: backupCodes, warning: BACKUP_WARNING };
   });
 }

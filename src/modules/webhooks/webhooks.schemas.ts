@@ -62,7 +62,9 @@ export const toWebhook = (w: WebhookRow): WebhookBody => ({
   created_at: toIso(w.created_at)!, updated_at: toIso(w.updated_at)!,
 });
 
-export const DeliveryStatus = Type.Union(['pending', 'sending', 'delivered', 'failed'].map((s) => Type.Literal(s)));
+export const DeliveryStatus = Type.Union([
+  Type.Literal('pending'), Type.Literal('sending'), Type.Literal('delivered'), Type.Literal('failed'),
+]);
 
 export const DeliveryListQuery = ListQuery({
   status: Type.Optional(DeliveryStatus),

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { after, before, beforeEach, describe, it, mock } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { createPublicApplication } from '../../factories/applications.js';
 import { parseSetCookie } from '../../factories/sessions.js';
@@ -12,7 +12,7 @@ import { APP_REDIRECT, serviceCallback, socialLogin, startProviders } from './he
 const ALICE = { email: 'alice@example.com', email_verified: true, given_name: 'Alice', family_name: 'Liddell' };
 const COOKIE = 'gatehouse_social_state';
 
-/** DECISIONS.md "Social login": authorize/ → provider → callback/ → 302 to the application, with real providers on loopback. */
+/** docs/social-login.md "The browser flow": authorize/ → provider → callback/ → 302 to the application, with real providers on loopback. */
 describe('the browser social-login flow', () => {
   let t: TestApp;
   let fragment: TestApp;
@@ -181,6 +181,28 @@ describe('the browser social-login flow', () => {
     assert.equal(expectStatus(res, 200).provider, 'google');
     const missing = await t.api({ method: 'GET', path: `social/google/callback/?${new URLSearchParams({ redirect_uri: APP_REDIRECT })}` });
     assert.equal(expectStatus(missing, 400).code, 'MISSING_CODE');
+  });
+
+  it('answers callback/ with application headers through the sign-in answer schema: an undeclared field never leaves', async () => {
+    const { social } = t.container.services;
+    const callback = social.callback;
+    // The answer as a careless change to the service could build it: an internal field beside the tokens, and in the user.
+    mock.method(social, 'callback', async (...args: Parameters<typeof callback>) => {
+      const answer = await callback(...args);
+      return { ...answer, internal_note: 'not for clients', user: { ...answer.user, password_hash: 'argon2id$…' } };
+    });
+    try {
+      const { code } = await providers.op.authorize({ sub: 'alice', redirectUri: APP_REDIRECT });
+      const res = await t.api({ method: 'GET', path: `social/google/callback/?${new URLSearchParams({ code, redirect_uri: APP_REDIRECT })}` });
+      const body = expectStatus(res, 200);
+      assert.equal(body.provider, 'google');
+      assert.equal(typeof body.access_token, 'string');
+      assert.equal(body.user.email, 'alice@example.com');
+      assert.equal('internal_note' in body, false);
+      assert.equal('password_hash' in body.user, false);
+    } finally {
+      mock.restoreAll();
+    }
   });
 
   // see: #30 — a refusal forwarded with application headers answered MISSING_CODE (docs/social-login.md).
