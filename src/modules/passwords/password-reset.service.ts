@@ -9,7 +9,7 @@ import type { OtpService } from '../otp/otp.service.js';
 import type { RequestMeta, SessionService } from '../sessions/sessions.service.js';
 import { canSignIn } from '../users/account-state.js';
 import type { WebhookEvents } from '../webhooks/webhook-events.service.js';
-import * as users from '../users/users.repo.js';
+import * as users from '../users/lookup.js';
 import type { PasswordService } from './passwords.service.js';
 
 type Deps = {

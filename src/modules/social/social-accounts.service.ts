@@ -3,7 +3,7 @@ import { pageRequest, type PageQueryInput } from '../../core/pagination.js';
 import type { Db } from '../../db/database.js';
 import type { AuditService } from '../audit/audit.service.js';
 import type { RequestMeta } from '../sessions/sessions.service.js';
-import { removeSignInMethod } from '../users/sign-in-methods.repo.js';
+import { removeSignInMethod } from '../users/lookup.js';
 import * as repo from './social-accounts.repo.js';
 import { toSocialIdentity } from './social-accounts.schemas.js';
 
