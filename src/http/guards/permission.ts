@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Config } from '../../config/settings.js';
 import type { AgentAuthService } from '../../modules/agents/agent-auth.service.js';
 import { permissionDenied, type PermissionSet, type PermissionSource } from '../../modules/rbac/permission-set.js';
-import { checkAgentPermission, type AgentRuleOptions } from './agent.js';
+import { agentPermissions, checkAgentPermission, type AgentRuleOptions } from '../../modules/agents/agent-policy.js';
 import { authOf } from './user.js';
 
 const heldByRequest = new WeakMap<FastifyRequest, Promise<PermissionSet>>();
@@ -22,12 +22,7 @@ export function createPermissionGuard(source: PermissionSource, agents: AgentAut
 
 /** The effective permissions of the request's user (the delegating user for an agent), resolved once per request. */
 export function heldPermissions(req: FastifyRequest, source: PermissionSource): Promise<PermissionSet> {
-  const agent = req.agent;
-  // An agent acts with what was granted to it and its delegating user still holds.
-  if (agent) {
-    return Promise.resolve({ all: false, has: (code: string) => agent.granted.has(code) && agent.userPermissions.has(code),
-      denial: 'AGENT_PERMISSION_DENIED' });
-  }
+  if (req.agent) return Promise.resolve(agentPermissions(req.agent));
   let held = heldByRequest.get(req);
   if (!held) {
     held = source.permissionsOf(authOf(req).user);

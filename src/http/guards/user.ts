@@ -4,7 +4,8 @@ import { AppError } from '../../core/errors.js';
 import type { AuthContext, AuthUser, BearerService } from '../../modules/sessions/bearer.service.js';
 import type { TokenScope } from '../../security/jwt.js';
 import type { AgentAuthService } from '../../modules/agents/agent-auth.service.js';
-import { agentAdmitted, markAcceptsAgents } from './agent.js';
+import { agentAdmitted } from '../../modules/agents/agent-policy.js';
+import { markAcceptsAgents } from './agent.js';
 
 export interface UserGuardOptions {
   /** Token scopes this route accepts (SPEC.md "Token scope"); default `full` only. */
