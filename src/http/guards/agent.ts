@@ -1,7 +1,3 @@
-import type { FastifyRequest } from 'fastify';
-import { AppError } from '../../core/errors.js';
-import type { AgentContext } from '../../modules/agents/agent-context.js';
-
 /** User guards made with `{ agents: true }`: the routes they sit on accept `AgentBearer` (docs/agents.md). */
 const agentGuards = new WeakSet<object>();
 
@@ -15,11 +11,4 @@ export function acceptsAgents(hooks: unknown): boolean {
   return [hooks].flat().some((hook) => typeof hook === 'function' && agentGuards.has(hook));
 }
 
-/** The agent context of a request authenticated with `AgentBearer`. */
-export function agentOf(req: FastifyRequest): AgentContext {
-  if (!req.agent) throw new AppError('AGENT_TOKEN_INVALID');
-  return req.agent;
-}
-
-export type { AgentContext };
 export type { AgentRuleOptions } from '../../modules/agents/agent-policy.js';

@@ -5,7 +5,7 @@ import type { Config } from '../../config/settings.js';
 import type { AgentAuthService } from '../../modules/agents/agent-auth.service.js';
 import { missingPermissions } from '../../modules/rbac/permission-set.js';
 import { agentOrgContext, checkAgentOrganization, type AgentRuleOptions } from '../../modules/agents/agent-policy.js';
-import { authOf } from './user.js';
+import { authOf } from '../request-meta.js';
 
 export interface OrgGuardOptions extends AgentRuleOptions {
   /** The organization is named by this path parameter (the SDK's slug-in-path routes), not by `X-Org-Slug`. */
@@ -54,9 +54,3 @@ export const createOrgContextLookup = (resolver: OrgContextResolver, agents: Age
     await checkAgentOrganization(agents, config, agent, context, undefined);
     return context!;
   };
-
-/** The organization context of a route whose `org()` guard passed. */
-export function orgOf(req: FastifyRequest): OrgContext {
-  if (!req.org) throw new AppError('ORG_SLUG_REQUIRED');
-  return req.org;
-}

@@ -7,7 +7,7 @@ import {
   InvitationAcceptedResponse, invitationId, InvitationListQuery, InvitationParams, InvitationResponse, InvitationTokenBody, InviteBody,
   type InvitationListInput, type InvitationTokenInput, type InviteInput,
 } from './invitations.schemas.js';
-import { orgActorOf } from './org-actor.js';
+import { orgActorOf } from '../../http/request-meta.js';
 
 const tags = ['organizations'];
 

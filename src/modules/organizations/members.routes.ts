@@ -7,7 +7,7 @@ import {
   AddMemberBody, ChangeRoleBody, MemberListQuery, MemberParams, MemberResponse, memberUserId, RoleChangedResponse,
   type AddMemberInput, type ChangeRoleInput, type MemberListInput,
 } from './members.schemas.js';
-import { orgActorOf } from './org-actor.js';
+import { orgActorOf } from '../../http/request-meta.js';
 
 const tags = ['organizations'];
 

@@ -9,7 +9,7 @@ import {
   AddMemberBody, ChangeRoleBody, MemberListQuery, memberUserId, SdkMemberResponse, SdkRoleChangedResponse, toSdkMember,
   type AddMemberInput, type ChangeRoleInput, type MemberListInput,
 } from './members.schemas.js';
-import { orgActorOf } from './org-actor.js';
+import { orgActorOf } from '../../http/request-meta.js';
 import {
   OrganizationListQuery, OrganizationResponse, OrganizationSummary, OrgRoleResponse, TreeNodeResponse, UpdateOrganizationBody,
   type OrganizationListInput, type UpdateOrganizationInput,
