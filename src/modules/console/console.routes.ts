@@ -36,7 +36,7 @@ const AssetParams = Type.Object({ '*': Type.String() });
 const HASHED_ASSET_CACHE = 'public, max-age=31536000, immutable';
 
 /**
- * The admin console at `/console/` (DECISIONS.md "Applications", DESIGN.md §1) while SVC_CONSOLE_ENABLED is on: the
+ * The admin console at `/console/` (docs/console.md) while SVC_CONSOLE_ENABLED is on: the
  * built single-page application, and `config.json`, which tells it the API prefix and its public application's key
  * (a key identifies the calling code; it is no secret) and the origins it is accepted from. The page itself needs no application credentials.
  */
