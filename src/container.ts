@@ -24,6 +24,7 @@ import { ADMIN_SETUP_TOKEN_LIFETIME, createLoginService } from './modules/auth/l
 import { createLogoutService } from './modules/auth/logout.service.js';
 import { createReauthService } from './modules/auth/reauth.service.js';
 import { createRegistrationService } from './modules/auth/registration.service.js';
+import { createConsoleService } from './modules/console/console.service.js';
 import { createDashboardService } from './modules/dashboard/dashboard.service.js';
 import { createDeletionService } from './modules/deletion/deletion.service.js';
 import { createDeletionCompletionService } from './modules/deletion/completion.service.js';
@@ -217,6 +218,7 @@ export async function buildContainer(opts: ContainerOptions) {
       webhooks, webhookDelivery, webhookEvents: events,
       userImport: createUserImportService({ db, clock, hasher, audit, events }),
       keyRotation: createKeyRotationService({ db, clock, audit }),
+      console: createConsoleService({ db }),
     },
   };
 }

@@ -3,7 +3,7 @@ import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readFi
 import { dirname, resolve } from 'node:path';
 import { systemClock } from '../core/clock.js';
 import { ConfigError } from './errors.js';
-import { embeddedDataDir, explicitSetting, type Env } from './load.js';
+import { embeddedDataDir, explicitSetting, type DebugSecrets, type Env } from './load.js';
 
 /**
  * The secrets debug mode generates, kept with the embedded database they protect (docs/decisions.md "Debug secrets").
@@ -21,19 +21,6 @@ interface StoredSecrets {
   created_at: string;
   jwt_secret_key: string;
   encryption_key: string;
-}
-
-type Supplied = 'SVC_JWT_SECRET_KEY' | 'SVC_ENCRYPTION_KEY';
-
-export interface DebugSecrets {
-  /** Absolute path of the file. */
-  file: string;
-  /** Written by this process (a first start, or the first start since the file was added). */
-  created: boolean;
-  /** SVC_DEBUG was not set: debug mode was taken from the file. */
-  adopted: boolean;
-  /** The settings the file gave: those not set explicitly (an explicit setting always wins). */
-  supplied: Supplied[];
 }
 
 export interface ResolvedEnvironment {
@@ -71,7 +58,7 @@ export function withDebugSecrets(env: Env, opts: { adoptDebug: boolean }): Resol
     ({ stored, created } = createSecrets(file));
   }
   const completed: Env = { ...env };
-  const supplied: Supplied[] = [];
+  const supplied: DebugSecrets['supplied'] = [];
   if (askedDebug === undefined) completed.SVC_DEBUG = 'true';
   if (!jwtSet) { completed.SVC_JWT_SECRET_KEY = stored.jwt_secret_key; supplied.push('SVC_JWT_SECRET_KEY'); }
   if (!isSet(env, 'ENCRYPTION_KEY')) { completed.SVC_ENCRYPTION_KEY = stored.encryption_key; supplied.push('SVC_ENCRYPTION_KEY'); }

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
-import type { DebugSecrets } from './debug-secrets.js';
 import { ConfigError } from './errors.js';
 import { PRESETS } from './presets.js';
 import { privateKeyProblem } from '../security/signing-keys.js';
@@ -11,6 +10,21 @@ export { ConfigError } from './errors.js';
 
 export type Env = Record<string, string | undefined>;
 export type Source = 'default' | 'preset' | 'env' | 'derived';
+
+/** The settings the debug secrets file may supply (config/debug-secrets.ts). */
+type Supplied = 'SVC_JWT_SECRET_KEY' | 'SVC_ENCRYPTION_KEY';
+
+/** The data directory's debug secrets as a start used them (written and read by config/debug-secrets.ts). */
+export interface DebugSecrets {
+  /** Absolute path of the file. */
+  file: string;
+  /** Written by this process (a first start, or the first start since the file was added). */
+  created: boolean;
+  /** SVC_DEBUG was not set: debug mode was taken from the file. */
+  adopted: boolean;
+  /** The settings the file gave: those not set explicitly (an explicit setting always wins). */
+  supplied: Supplied[];
+}
 
 export interface LoadedConfig {
   config: Config;

@@ -1,4 +1,4 @@
-import type { Job } from './registry.js';
+import type { Job } from './job.js';
 
 /**
  * DECISIONS.md "Agents": the dead man's switch for tokens that have gone quiet (the breaker checks it on each

@@ -1,4 +1,4 @@
-import type { Job } from './registry.js';
+import type { Job } from './job.js';
 
 /**
  * Counts each ended hour of sign-ins, registrations, deletions and incidents once into `dashboard_counts`, so the

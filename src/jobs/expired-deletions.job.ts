@@ -1,4 +1,4 @@
-import type { Job } from './registry.js';
+import type { Job } from './job.js';
 
 /**
  * DECISIONS.md "Account deletion and export": completes the confirmed deletion requests whose grace period has

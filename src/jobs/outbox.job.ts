@@ -1,4 +1,4 @@
-import type { Job } from './registry.js';
+import type { Job } from './job.js';
 
 /** Delivers due emails and SMS (the server also runs it right after each commit that enqueues one). */
 export const outboxJob: Job = async ({ services }, log) => {

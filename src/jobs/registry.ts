@@ -1,4 +1,3 @@
-import type { Container } from '../container.js';
 import type { Config } from '../config/settings.js';
 import { agentHeartbeatsJob } from './agent-heartbeats.job.js';
 import { cleanupJob } from './cleanup.job.js';
@@ -6,17 +5,7 @@ import { dashboardCountsJob } from './dashboard-counts.job.js';
 import { expiredDeletionsJob } from './expired-deletions.job.js';
 import { outboxJob } from './outbox.job.js';
 import { webhooksJob } from './webhooks.job.js';
-
-export interface JobResult {
-  /** One line for the operator: what the run did. */
-  summary: string;
-  /** The run found nothing to do: the scheduler logs it at debug level, so idle passes do not bury the rest of the log. */
-  idle?: boolean;
-  /** Something is going wrong (sends to retry, or given up): the scheduler logs it as a warning. */
-  warning?: boolean;
-}
-
-export type Job = (container: Container, log: (line: string) => void) => Promise<JobResult>;
+import type { Job } from './job.js';
 
 /** A job and how often the server runs it on its own. */
 export interface JobEntry {

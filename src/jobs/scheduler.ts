@@ -1,5 +1,6 @@
 import type { Container } from '../container.js';
-import { JOBS, type JobResult } from './registry.js';
+import type { JobResult } from './job.js';
+import { JOBS } from './registry.js';
 
 /**
  * Runs every registered job on its interval inside the server process, unless `SVC_JOBS_ENABLED` is off. Each run is

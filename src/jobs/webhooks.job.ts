@@ -1,4 +1,4 @@
-import type { Job } from './registry.js';
+import type { Job } from './job.js';
 
 /**
  * Sends due webhook deliveries and retries (the server also runs a pass right after a request writes events), and once

@@ -4,7 +4,7 @@ import { base32Decode, timeStep, totpAt } from '../../src/security/totp.js';
 import type { SignInOptions } from './sessions.js';
 import type { TestUser } from './users.js';
 
-const NO_META = { applicationId: null, ip: null, userAgent: null };
+const NO_META = { applicationId: null, ip: null, userAgent: null, requestId: null };
 
 /** The current TOTP code of a base32 secret at the test clock's time, `offset` steps away. */
 export const totpNow = (t: TestApp, secret: string, offset = 0) =>

@@ -12,12 +12,12 @@ import { createRecentAuthGuard } from './reauth.js';
 import { createUserGuard } from './user.js';
 
 export { featureDisabled, type FeatureSwitch } from './feature.js';
-export { orgOf, requestedSlug } from './org.js';
-export { resolveOrgContext } from '../../modules/organizations/org-context.js';
-export { heldPermissions } from './permission.js';
-export { authOf, userAuthOf, type UserGuardOptions } from './user.js';
+export { requestedSlug } from './org.js';
+export type { UserGuardOptions } from './user.js';
 export type { RecentAuthOptions } from './reauth.js';
-export { acceptsAgents, agentOf, type AgentRuleOptions } from './agent.js';
+export { acceptsAgents, type AgentRuleOptions } from './agent.js';
+// What a route handler reads about its caller, once the guards above have run.
+export { agentOf, authOf, heldPermissions, orgOf, userAuthOf } from '../request-meta.js';
 
 export interface GuardDeps {
   config: Config;

@@ -4,8 +4,8 @@ import { resolveOrgContext, type OrgContext, type OrgContextResolver } from '../
 import type { Config } from '../../config/settings.js';
 import type { AgentAuthService } from '../../modules/agents/agent-auth.service.js';
 import { missingPermissions } from '../../modules/rbac/permission-set.js';
-import { checkAgentOrganization, type AgentRuleOptions } from './agent.js';
-import { authOf } from './user.js';
+import { agentOrgContext, checkAgentOrganization, type AgentRuleOptions } from '../../modules/agents/agent-policy.js';
+import { authOf } from '../request-meta.js';
 
 export interface OrgGuardOptions extends AgentRuleOptions {
   /** The organization is named by this path parameter (the SDK's slug-in-path routes), not by `X-Org-Slug`. */
@@ -29,8 +29,8 @@ export const createOrgGuard = (resolver: OrgContextResolver, agents: AgentAuthSe
     if (!slug) throw new AppError('ORG_SLUG_REQUIRED');
     const agent = req.agent;
     if (agent) {
-      // The delegating user's standing there, then the token's scope and grant (DECISIONS.md "Agents").
-      const context = await resolveAgentOrgContext(resolver, slug, agent.user.id, agent.granted, opts.detail ?? false);
+      // The delegating user's standing there, then the token's scope and grant (docs/agents.md).
+      const context = await agentOrgContext(resolver, slug, agent, opts.detail ?? false);
       await checkAgentOrganization(agents, config, agent, context, permission, opts);
       req.org = context;
       return;
@@ -50,27 +50,7 @@ export const createOrgContextLookup = (resolver: OrgContextResolver, agents: Age
   async (req: FastifyRequest, slug: string): Promise<OrgContext> => {
     const agent = req.agent;
     if (!agent) return resolveOrgContext(resolver, slug, authOf(req).user.id);
-    const context = await resolveAgentOrgContext(resolver, slug, agent.user.id, agent.granted, false);
+    const context = await agentOrgContext(resolver, slug, agent, false);
     await checkAgentOrganization(agents, config, agent, context, undefined);
     return context!;
   };
-
-/**
- * For an agent: its person's standing there, capped to what the token was granted (its role and permissions there are
- * never its person's beyond the grant); a person who holds no role there fails the double check (null), not NOT_MEMBER.
- */
-async function resolveAgentOrgContext(resolver: OrgContextResolver, slug: string, userId: number, grant: ReadonlySet<string>,
-  detail: boolean) {
-  try {
-    return await resolveOrgContext(resolver, slug, userId, { detail, grant });
-  } catch (err) {
-    if (err instanceof AppError && err.code === 'NOT_MEMBER') return null;
-    throw err;
-  }
-}
-
-/** The organization context of a route whose `org()` guard passed. */
-export function orgOf(req: FastifyRequest): OrgContext {
-  if (!req.org) throw new AppError('ORG_SLUG_REQUIRED');
-  return req.org;
-}

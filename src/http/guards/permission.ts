@@ -1,11 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../../config/settings.js';
 import type { AgentAuthService } from '../../modules/agents/agent-auth.service.js';
-import { permissionDenied, type PermissionSet, type PermissionSource } from '../../modules/rbac/permission-set.js';
-import { checkAgentPermission, type AgentRuleOptions } from './agent.js';
-import { authOf } from './user.js';
-
-const heldByRequest = new WeakMap<FastifyRequest, Promise<PermissionSet>>();
+import { permissionDenied, type PermissionSource } from '../../modules/rbac/permission-set.js';
+import { checkAgentPermission, type AgentRuleOptions } from '../../modules/agents/agent-policy.js';
+import { heldPermissions } from '../request-meta.js';
 
 /**
  * `permission(code)`, declared after `user()`: 403 PERMISSION_DENIED (naming `code` in `details.missing_permissions`)
@@ -18,20 +16,4 @@ export function createPermissionGuard(source: PermissionSource, agents: AgentAut
     if (req.agent) return checkAgentPermission(agents, config, req.agent, code, opts);
     if (!(await heldPermissions(req, source)).has(code)) throw permissionDenied([code]);
   };
-}
-
-/** The effective permissions of the request's user (the delegating user for an agent), resolved once per request. */
-export function heldPermissions(req: FastifyRequest, source: PermissionSource): Promise<PermissionSet> {
-  const agent = req.agent;
-  // An agent acts with what was granted to it and its delegating user still holds.
-  if (agent) {
-    return Promise.resolve({ all: false, has: (code: string) => agent.granted.has(code) && agent.userPermissions.has(code),
-      denial: 'AGENT_PERMISSION_DENIED' });
-  }
-  let held = heldByRequest.get(req);
-  if (!held) {
-    held = source.permissionsOf(authOf(req).user);
-    heldByRequest.set(req, held);
-  }
-  return held;
 }

@@ -1,7 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { ReauthService } from '../../modules/auth/reauth.service.js';
-import { metaOf } from '../request-meta.js';
-import { userAuthOf } from './user.js';
+import { metaOf, userAuthOf } from '../request-meta.js';
 
 export interface RecentAuthOptions {
   /** Only the requests it answers true for need a recent sign-in (PATCH me/: those that change the phone). */

@@ -1,10 +1,11 @@
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../../config/settings.js';
 import { AppError } from '../../core/errors.js';
-import type { AuthContext, AuthUser, BearerService } from '../../modules/sessions/bearer.service.js';
+import type { BearerService } from '../../modules/sessions/bearer.service.js';
 import type { TokenScope } from '../../security/jwt.js';
 import type { AgentAuthService } from '../../modules/agents/agent-auth.service.js';
-import { agentAdmitted, markAcceptsAgents } from './agent.js';
+import { agentAdmitted } from '../../modules/agents/agent-policy.js';
+import { markAcceptsAgents } from './agent.js';
 
 export interface UserGuardOptions {
   /** Token scopes this route accepts (SPEC.md "Token scope"); default `full` only. */
@@ -45,16 +46,3 @@ export const createUserGuard = (config: Config, bearer: BearerService, agents: A
     };
     return acceptsAgents ? markAcceptsAgents(guard) : guard;
   };
-
-/** Who a request acts for: the signed-in user, or the delegating user of an agent request. */
-export function authOf(req: FastifyRequest): { user: AuthUser } {
-  const principal = req.auth ?? req.agent;
-  if (!principal) throw new AppError('UNAUTHORIZED');
-  return principal;
-}
-
-/** The user bearer's context (token claims included) on a route closed to agents. */
-export function userAuthOf(req: FastifyRequest): AuthContext {
-  if (!req.auth) throw new AppError('UNAUTHORIZED');
-  return req.auth;
-}

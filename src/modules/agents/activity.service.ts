@@ -2,7 +2,7 @@ import type { Clock } from '../../core/clock.js';
 import { AppError } from '../../core/errors.js';
 import { pageRequest } from '../../core/pagination.js';
 import type { Db } from '../../db/database.js';
-import type { ActorMeta } from '../rbac/actor.js';
+import type { RequestMeta } from '../../core/request-meta.js';
 import type { AgentActionWriter } from '../audit/agent-action-writer.js';
 import { AGENT_ACTION_EVENT, toActivityRow, type AgentActionDetails, type AgentActivityInput } from './activity.schemas.js';
 import type { AgentDecision } from './agent-context.js';
@@ -23,7 +23,7 @@ export interface AgentAction {
   decision: AgentDecision;
   status: number;
   traceId: string | null;
-  meta: ActorMeta;
+  meta: RequestMeta;
 }
 
 /**

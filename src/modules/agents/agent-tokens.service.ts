@@ -8,7 +8,8 @@ import type { AuditService } from '../audit/audit.service.js';
 import type { SecurityNoticeService } from '../users/security-notices.service.js';
 import type { WebhookEvents } from '../webhooks/webhook-events.service.js';
 import { resolveOrgContext, type OrgContextResolver } from '../organizations/org-context.js';
-import { auditOrigin, type ActorMeta } from '../rbac/actor.js';
+import type { RequestMeta } from '../../core/request-meta.js';
+import { auditOrigin } from '../rbac/actor.js';
 import { assertHoldsAll, type PermissionSource } from '../rbac/permission-set.js';
 import type { SessionService } from '../sessions/sessions.service.js';
 import { AGENT_TOKEN_PREFIX } from './agent-context.js';
@@ -28,7 +29,7 @@ type Deps = {
 export interface TokenOwner {
   id: number;
   is_superuser: boolean;
-  meta: ActorMeta;
+  meta: RequestMeta;
   /** The session of the bearer making the request, and when its access token was issued (seconds). */
   session: { id: number; issuedAt: number };
 }

@@ -1,9 +1,9 @@
 import type { Config } from '../../config/settings.js';
 import { AppError, type FieldErrors } from '../../core/errors.js';
-import { checkAgentOrganization, checkAgentPermission } from '../../http/guards/agent.js';
 import { resolveOrgContext, type OrgContext, type OrgContextResolver } from '../organizations/org-context.js';
 import type { AgentAuthService } from './agent-auth.service.js';
 import type { AgentContext } from './agent-context.js';
+import { checkAgentOrganization, checkAgentPermission } from './agent-policy.js';
 import type { AuthorizeAnswer, AuthorizeInput } from './authorize.schemas.js';
 import { canonicalPath, type PendingActionService } from './pending-actions.service.js';
 

@@ -1,12 +1,10 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { AppError } from '../../core/errors.js';
 import { featureDisabled } from '../../http/guards/index.js';
-import type { RouteDeps } from '../../http/route-plugin.js';
-import { findConsoleApplication } from './console.repo.js';
+import type { RouteDeps, TypedApp } from '../../http/route-plugin.js';
 
 /** `console/dist`, from `src/modules/console/` as from `dist/modules/console/`. */
 const CONSOLE_DIST = fileURLToPath(new URL('../../../console/dist/', import.meta.url));
@@ -31,22 +29,25 @@ const ConsoleConfigResponse = Type.Object({
   origins: Type.Array(Type.String()),
 });
 
+/** The path below `assets/` a hashed asset is asked for at. */
+const AssetParams = Type.Object({ '*': Type.String() });
+
 /** Built files carry a content hash in their names: a new build has new names, so they never need revalidating. */
 const HASHED_ASSET_CACHE = 'public, max-age=31536000, immutable';
 
 /**
- * The admin console at `/console/` (DECISIONS.md "Applications", DESIGN.md §1) while SVC_CONSOLE_ENABLED is on: the
+ * The admin console at `/console/` (docs/console.md) while SVC_CONSOLE_ENABLED is on: the
  * built single-page application, and `config.json`, which tells it the API prefix and its public application's key
  * (a key identifies the calling code; it is no secret) and the origins it is accepted from. The page itself needs no application credentials.
  */
-export default async function consoleRoutes(app: FastifyInstance, { container, apiPrefix }: RouteDeps) {
+export default async function consoleRoutes(app: TypedApp, { container, apiPrefix }: RouteDeps) {
   const enabled = container.config.CONSOLE_ENABLED;
   const built = enabled && existsSync(`${CONSOLE_DIST}index.html`);
   if (enabled && !built) app.log.warn('the console is enabled but not built (console/dist is missing): run `npm run build`');
 
-  await app.register(async (scope) => {
+  await app.register(async (scope: TypedApp) => {
     scope.addHook('onRoute', (route) => {
-      route.config = { ...(route.config ?? {}), appAuth: false, securityHeaders: false } as typeof route.config;
+      route.config = { ...route.config, appAuth: false, securityHeaders: false };
     });
     if (!enabled) {
       // Switched off, it answers as every feature that is off does, naming the setting (docs/console.md).
@@ -60,12 +61,7 @@ export default async function consoleRoutes(app: FastifyInstance, { container, a
     });
 
     scope.get('/console/config.json', { schema: { hide: true, response: { 200: ConsoleConfigResponse } } }, async (_req, reply) => {
-      const application = await findConsoleApplication(container.db);
-      // Seeding creates it; an operator may have deactivated it.
-      if (!application) {
-        throw new AppError('FEATURE_DISABLED', { message: 'The console\'s application is missing or deactivated: run `gatehouse seed`, '
-          + 'or reactivate the application "Gatehouse Console"', details: { setting: null, reason: 'console_application_inactive' } });
-      }
+      const application = await container.services.console.application();
       // The origins let a page opened at another address (localhost for 127.0.0.1) say where the console works.
       return reply.header('cache-control', 'no-store')
         .send({ api_prefix: apiPrefix, access_key: application.access_key, origins: application.allowed_origins });
@@ -82,9 +78,7 @@ export default async function consoleRoutes(app: FastifyInstance, { container, a
     await scope.register(fastifyStatic, { root: CONSOLE_DIST, serve: false });
     const page = { schema: { hide: true } };
     scope.get('/console/', page, (_req, reply) => reply.header('cache-control', 'no-cache').sendFile('index.html', { cacheControl: false }));
-    scope.get('/console/assets/*', page, (req, reply) => {
-      const file = (req.params as { '*': string })['*'];
-      return reply.header('cache-control', HASHED_ASSET_CACHE).sendFile(`assets/${file}`, { cacheControl: false });
-    });
+    scope.get('/console/assets/*', { schema: { hide: true, params: AssetParams } }, (req, reply) =>
+      reply.header('cache-control', HASHED_ASSET_CACHE).sendFile(`assets/${req.params['*']}`, { cacheControl: false }));
   });
 }

@@ -4,7 +4,8 @@ import { AppError } from '../../core/errors.js';
 import type { Db, Executor } from '../../db/database.js';
 import type { OutboxService } from '../../notifications/outbox.service.js';
 import type { AuditService } from '../audit/audit.service.js';
-import { auditOrigin, type ActorMeta } from '../rbac/actor.js';
+import type { RequestMeta } from '../../core/request-meta.js';
+import { auditOrigin } from '../rbac/actor.js';
 import type { WebhookEvents } from '../webhooks/webhook-events.service.js';
 import * as repo from './completion.repo.js';
 import { failureText } from './failure-text.js';
@@ -15,7 +16,7 @@ type Deps = { db: Db; clock: Clock; config: Config; audit: AuditService; outbox:
 export interface CompletionBy {
   processedBy: number | null;
   adminNotes?: string | null;
-  actor?: { id: number; meta: ActorMeta };
+  actor?: { id: number; meta: RequestMeta };
 }
 
 export interface ExpiredDetail {

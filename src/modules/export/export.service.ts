@@ -8,7 +8,7 @@ import { toLoginAttempt } from '../admin/security.schemas.js';
 import { toRecord } from '../agents/agent-tokens.schemas.js';
 import type { AuditService } from '../audit/audit.service.js';
 import type { LockoutService } from '../auth/lockout.service.js';
-import type { ActorMeta } from '../rbac/actor.js';
+import type { RequestMeta } from '../../core/request-meta.js';
 import type { RbacService } from '../rbac/rbac.service.js';
 import type { PasswordVerifier } from '../users/password-verifier.js';
 import * as repo from './export.repo.js';
@@ -38,7 +38,7 @@ export function createExportService({ db, clock, config, verifyPassword, audit, 
    * The password, checked like a login: a lock answers 423 and every wrong password counts toward it (docs/authentication.md
    * "Lockout and audit": every check of a password counts), so a stolen access token cannot be used to guess it.
    */
-  async function provePassword(userId: number, password: string, meta: ActorMeta): Promise<void> {
+  async function provePassword(userId: number, password: string, meta: RequestMeta): Promise<void> {
     const account = await repo.findProofState(db, userId);
     if (!account) throw new AppError('UNAUTHORIZED');
     // Nothing to guess on an account without a password: refused, not counted.
@@ -119,7 +119,7 @@ export function createExportService({ db, clock, config, verifyPassword, audit, 
    * snapshot) that also writes the `data_exported` audit row, so no export leaves without its record. That row is written
    * whatever SVC_AUDIT_LOGGING_ENABLED says: it is the record of a personal-data disclosure, counted by dashboard/gdpr/.
    */
-  async function exportData(userId: number, password: string, meta: ActorMeta): Promise<ExportResponseBody> {
+  async function exportData(userId: number, password: string, meta: RequestMeta): Promise<ExportResponseBody> {
     await provePassword(userId, password, meta);
     await pendingAudit?.flush();
     const now = clock.now();

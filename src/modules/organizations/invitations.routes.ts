@@ -5,7 +5,7 @@ import { MessageResponse } from '../../http/schema.js';
 import {
   InvitationAcceptedResponse, invitationId, InvitationListQuery, InvitationParams, InvitationResponse, InvitationTokenBody, InviteBody,
 } from './invitations.schemas.js';
-import { orgActorOf } from './org-actor.js';
+import { orgActorOf } from '../../http/request-meta.js';
 
 const tags = ['organizations'];
 

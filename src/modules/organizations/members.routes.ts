@@ -5,7 +5,7 @@ import { MessageResponse } from '../../http/schema.js';
 import {
   AddMemberBody, ChangeRoleBody, MemberListQuery, MemberParams, MemberResponse, memberUserId, RoleChangedResponse,
 } from './members.schemas.js';
-import { orgActorOf } from './org-actor.js';
+import { orgActorOf } from '../../http/request-meta.js';
 
 const tags = ['organizations'];
 

@@ -7,7 +7,7 @@ import { InvitationResponse, InviteBody } from './invitations.schemas.js';
 import {
   AddMemberBody, ChangeRoleBody, MemberListQuery, memberUserId, SdkMemberResponse, SdkRoleChangedResponse, toSdkMember,
 } from './members.schemas.js';
-import { orgActorOf } from './org-actor.js';
+import { orgActorOf } from '../../http/request-meta.js';
 import {
   OrganizationListQuery, OrganizationResponse, OrganizationSummary, OrgRoleResponse, TreeNodeResponse, UpdateOrganizationBody,
 } from './organizations.schemas.js';

@@ -3,7 +3,7 @@ import { PageOf, toPage } from '../../core/pagination.js';
 import { orgOf } from '../../http/guards/index.js';
 import type { RouteDeps, TypedApp } from '../../http/route-plugin.js';
 import { MessageResponse } from '../../http/schema.js';
-import { orgActorOf } from './org-actor.js';
+import { orgActorOf } from '../../http/request-meta.js';
 import {
   CreateOrganizationBody, OrganizationListQuery, OrganizationResponse, OrganizationSummary, OrgRoleResponse, TreeNodeResponse,
   UpdateOrganizationBody,

@@ -12,6 +12,7 @@ import { buildTree, childPath, fitsUnder, heightBelow, RESERVED_SLUGS, wouldCycl
 import {
   toOrganization, type CreateOrganizationInput, type OrganizationListInput, type UpdateOrganizationInput,
 } from './organizations.schemas.js';
+import * as members from './members.repo.js';
 import * as repo from './organizations.repo.js';
 import { auditOf, type OrgActor } from './org-actor.js';
 
@@ -109,8 +110,8 @@ export function createOrganizationService({ db, clock, config, audit }: Deps) {
           created_at: now, updated_at: now,
         });
         const owner = await repo.findOrgRoleByCode(trx, OWNER);
-        await trx.insertInto('organization_members').values({ organization_id: orgId, user_id: actor.userId, org_role_id: owner!.id,
-          status: 'active', joined_at: now, updated_at: now }).execute();
+        await members.insertMember(trx, { organization_id: orgId, user_id: actor.userId, org_role_id: owner!.id,
+          status: 'active', joined_at: now, updated_at: now });
         await audit.record({ event_type: 'organization_created', user_id: actor.userId, ...auditOf(actor),
           details: { organization_id: orgId, slug, parent_id: parentId } }, trx);
         return orgId;

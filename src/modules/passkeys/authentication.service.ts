@@ -6,7 +6,7 @@ import type { Db } from '../../db/database.js';
 import { sha256Hex } from '../../security/random.js';
 import type { AuditService } from '../audit/audit.service.js';
 import type { LoginMeta, LoginService } from '../auth/login.service.js';
-import * as users from '../users/users.repo.js';
+import * as users from '../users/lookup.js';
 import { consumeChallenge, insertChallenge, type ConsumedChallenge } from './challenges.repo.js';
 import { beginAnswer, CEREMONY_TIMEOUT_MS, CHALLENGE_LIFETIME, challengeMatches, signedChallengeHash } from './ceremony.js';
 import { expectedOrigins } from './origins.js';

@@ -1,8 +1,8 @@
 import { AppError } from '../../core/errors.js';
 import type { Db } from '../../db/database.js';
 import type { AuditService } from '../audit/audit.service.js';
-import type { RequestMeta } from '../sessions/sessions.service.js';
-import { removeSignInMethod } from '../users/sign-in-methods.repo.js';
+import type { RequestMeta } from '../../core/request-meta.js';
+import { removeSignInMethod } from '../users/lookup.js';
 import * as repo from './passkeys.repo.js';
 import { toListedPasskey } from './passkeys.schemas.js';
 

@@ -6,7 +6,7 @@ import { AppError } from '../../core/errors.js';
 import type { Db } from '../../db/database.js';
 import { sha256Hex } from '../../security/random.js';
 import type { AuditService } from '../audit/audit.service.js';
-import type { RequestMeta } from '../sessions/sessions.service.js';
+import type { RequestMeta } from '../../core/request-meta.js';
 import type { SecurityNoticeService } from '../users/security-notices.service.js';
 import { consumeChallenge, insertChallenge } from './challenges.repo.js';
 import { ALGORITHMS, beginAnswer, CEREMONY_TIMEOUT_MS, CHALLENGE_LIFETIME, challengeMatches, MAX_CREDENTIAL_ID_BYTES,

@@ -1,7 +1,7 @@
 import { isAppError } from '../../core/errors.js';
 import type { Db } from '../../db/database.js';
 import type { LockErrorOptions, LockoutService } from '../auth/lockout.service.js';
-import type { LoginUser } from '../users/users.repo.js';
+import type { LoginUser } from '../users/lookup.js';
 
 export { failureReasonOf } from '../users/account-state.js';
 

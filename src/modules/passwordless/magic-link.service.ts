@@ -9,7 +9,7 @@ import type { LockoutService } from '../auth/lockout.service.js';
 import type { LoginMeta, LoginService } from '../auth/login.service.js';
 import { isValidEmail, normalizeEmail } from '../users/contact.js';
 import { canSignIn } from '../users/account-state.js';
-import * as userRepo from '../users/users.repo.js';
+import * as userRepo from '../users/lookup.js';
 import type { IdentifierProof } from './identifier-proof.js';
 import { createLoginSteps } from './login-steps.js';
 import * as repo from './magic-link.repo.js';

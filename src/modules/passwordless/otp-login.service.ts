@@ -7,10 +7,10 @@ import { OTP_MAX_ATTEMPTS, otpHmac, sameHmac } from '../../security/otp-code.js'
 import type { AuditService } from '../audit/audit.service.js';
 import type { LockErrorOptions, LockoutService, LockTarget } from '../auth/lockout.service.js';
 import type { LoginMeta, LoginService } from '../auth/login.service.js';
-import * as codes from '../otp/otp.repo.js';
+import * as codes from '../otp/codes.js';
 import type { OtpService } from '../otp/otp.service.js';
 import { canSignIn } from '../users/account-state.js';
-import * as userRepo from '../users/users.repo.js';
+import * as userRepo from '../users/lookup.js';
 import type { UserService } from '../users/users.service.js';
 import type { IdentifierProof } from './identifier-proof.js';
 import { createLoginSteps, failureReasonOf } from './login-steps.js';

@@ -6,10 +6,11 @@ import type { OutboxService, Preparer } from '../../notifications/outbox.service
 import type { PasswordHasher } from '../../security/password-hash.js';
 import type { AuditService } from '../audit/audit.service.js';
 import type { OtpService } from '../otp/otp.service.js';
-import type { RequestMeta, SessionService } from '../sessions/sessions.service.js';
+import type { RequestMeta } from '../../core/request-meta.js';
+import type { SessionService } from '../sessions/sessions.service.js';
 import { canSignIn } from '../users/account-state.js';
 import type { WebhookEvents } from '../webhooks/webhook-events.service.js';
-import * as users from '../users/users.repo.js';
+import * as users from '../users/lookup.js';
 import type { PasswordService } from './passwords.service.js';
 
 type Deps = {

@@ -4,7 +4,7 @@ import { Nullable } from '../../http/schema.js';
 import { ReauthProofFields } from '../auth/reauth.schemas.js';
 import type { OrgContext } from '../organizations/org-context.js';
 import { OrganizationRef } from '../organizations/organizations.schemas.js';
-import type { PublicUser } from '../users/users.repo.js';
+import type { PublicUser } from '../users/lookup.js';
 import { PersonFields } from '../users/users.schemas.js';
 import { StoredText } from '../users/users.schemas.js';
 

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import { authOf, heldPermissions, type AgentRuleOptions } from '../../http/guards/index.js';
-import { actorMetaOf } from '../../http/request-meta.js';
+import type { AgentRuleOptions } from '../../http/guards/index.js';
+import { actorOf as callerOf } from '../../http/request-meta.js';
 import type { RouteDeps } from '../../http/route-plugin.js';
 import type { Actor } from './actor.js';
 
@@ -20,13 +20,7 @@ export function accessControl({ guards, container }: RouteDeps) {
   const user = guards.user();
   const userOrAgent = guards.user({ agents: true });
 
-  async function actorOf(req: FastifyRequest): Promise<Actor> {
-    const { user: me } = authOf(req);
-    // An agent never acts with its person's superuser standing, only with what it was granted (docs/agents.md).
-    const viaAgent = Boolean(req.agent);
-    return { id: me.id, is_superuser: me.is_superuser && !viaAgent, viaAgent, permissions: await heldPermissions(req, rbac),
-      meta: actorMetaOf(req) };
-  }
+  const actorOf = (req: FastifyRequest): Promise<Actor> => callerOf(req, rbac);
 
   const requires = (code: string, { agents = true, approval }: RequiresOptions = {}) =>
     [agents ? userOrAgent : user, guards.permission(code, { approval })];

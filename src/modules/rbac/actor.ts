@@ -1,13 +1,6 @@
 import { AppError } from '../../core/errors.js';
+import type { RequestMeta } from '../../core/request-meta.js';
 import type { PermissionSet } from './permission-set.js';
-
-/** The request facts an audit event records about an administrative change. */
-export interface ActorMeta {
-  applicationId: number | null;
-  ip: string | null;
-  userAgent: string | null;
-  requestId: string | null;
-}
 
 /**
  * The authenticated user making an administrative change, with what they hold. For an agent request it is the
@@ -20,7 +13,7 @@ export interface Actor {
   /** The change is made by an agent acting for the user. */
   viaAgent: boolean;
   permissions: PermissionSet;
-  meta: ActorMeta;
+  meta: RequestMeta;
 }
 
 /**
@@ -37,7 +30,7 @@ export const refusalFor = (actor: Pick<Actor, 'viaAgent'>, reason: RefusalReason
 export const ownAccountRefusal = () => new AppError('PERMISSION_DENIED', { details: { reason: 'own_account' satisfies RefusalReason } });
 
 /** The audit fields every event a signed-in user caused carries: who acted, and the request's facts. */
-export const auditOrigin = (actor: { id: number; meta: ActorMeta }) => ({
+export const auditOrigin = (actor: { id: number; meta: RequestMeta }) => ({
   actor_id: actor.id,
   application_id: actor.meta.applicationId,
   ip_address: actor.meta.ip,

@@ -2,8 +2,8 @@ import { AppError } from '../../core/errors.js';
 import { pageRequest, type PageQueryInput } from '../../core/pagination.js';
 import type { Db } from '../../db/database.js';
 import type { AuditService } from '../audit/audit.service.js';
-import type { RequestMeta } from '../sessions/sessions.service.js';
-import { removeSignInMethod } from '../users/sign-in-methods.repo.js';
+import type { RequestMeta } from '../../core/request-meta.js';
+import { removeSignInMethod } from '../users/lookup.js';
 import * as repo from './social-accounts.repo.js';
 import { toSocialIdentity } from './social-accounts.schemas.js';
 

@@ -2,7 +2,7 @@ import type { Clock } from '../../core/clock.js';
 import { AppError } from '../../core/errors.js';
 import type { Db } from '../../db/database.js';
 import type { LoginMeta, LoginService } from '../auth/login.service.js';
-import * as userRepo from '../users/users.repo.js';
+import * as userRepo from '../users/lookup.js';
 import type { UserService } from '../users/users.service.js';
 import type { ProviderIdentity } from './identity.js';
 import * as repo from './social-login.repo.js';

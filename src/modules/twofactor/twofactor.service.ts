@@ -8,7 +8,7 @@ import type { Sealer } from '../../security/seal.js';
 import { base32Decode, matchTotpStep, newTotpSecret, provisioningUri } from '../../security/totp.js';
 import type { AuditService } from '../audit/audit.service.js';
 import type { LockoutService, LockTarget } from '../auth/lockout.service.js';
-import type { RequestMeta } from '../sessions/sessions.service.js';
+import type { RequestMeta } from '../../core/request-meta.js';
 import type { SecurityNoticeService } from '../users/security-notices.service.js';
 import type { WebhookEvents } from '../webhooks/webhook-events.service.js';
 import { backupCodeHash, newBackupCodes } from './backup-codes.js';
