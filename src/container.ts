@@ -150,7 +150,7 @@ export async function buildContainer(opts: ContainerOptions) {
   const registration = createRegistrationService({ db, users, sessions, login, audit, otp });
   const reauth = createReauthService({ db, clock, config, audit, lockout, verifyPassword: users.verifyPassword,
     verifySecondFactor: twofactor.verifyLoginCode });
-  const auth = createLogoutService({ db, sessions, audit });
+  const logout = createLogoutService({ db, sessions, audit });
   const profile = createProfileService({ db, clock, rbac, events });
   const permissions = createPermissionService({ db, clock, audit });
   const roles = createRoleService({ db, clock, audit });
@@ -209,7 +209,7 @@ export async function buildContainer(opts: ContainerOptions) {
     /** What seals, one sealer per use: the start-up key check opens stored values with them. */
     sealers,
     services: {
-      outbox, applications, audit, users, rbac, keys, sessions, bearer, lockout, login, registration, reauth, auth, profile,
+      outbox, applications, audit, users, rbac, keys, sessions, bearer, lockout, login, registration, reauth, logout, profile,
       otpLogin, magicLinks,
       permissions, roles, userGrants, adminUsers, security, auditLogs, otp, passwords, twofactor, passwordChange, passwordReset,
       deletionCompletion, deletionAdmin, socialAccounts, social, socialBrowser, passkeyRegistration, passkeyAuthentication, passkeyCredentials,
