@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { LoginMeta } from '../modules/auth/login.service.js';
+import type { LoginMeta } from '../modules/auth/sign-in.service.js';
 import type { ActorMeta } from '../modules/rbac/actor.js';
 
 const userAgentOf = (req: FastifyRequest): string | null =>
