@@ -13,7 +13,7 @@ import { refreshAnswer, refreshRouteOptions } from './refresh-endpoint.js';
 
 const LOGIN_LIMITS = [{ max: 5, per: 'minute' }, { max: 20, per: 'hour' }] as const;
 
-/** Registration, password logins, refresh and logout (SPEC.md "Registration and login"). */
+/** Registration, password logins, refresh and logout (docs/authentication.md "Registration and password logins"). */
 export default async function authRoutes(app: FastifyInstance, { container, guards }: RouteDeps) {
   const { login, registration, sessions } = container.services;
   const cookie = createRefreshCookie(container.config);

@@ -55,13 +55,14 @@ export interface SignInArgs extends Omit<NewSession, 'userId'> {
  * `withEvent`, the `login` audit event, and with `withWebhook`, the `session.created` webhook deliveries. One round trip
  * instead of a transaction of six.
  *
- * The session and device limits (sessions/session-rules.ts, as the transaction applies them) need the account's active sessions as they are once its row is locked. A
- * statement reads with the snapshot it started with, so the rows are read as of then, and the row is locked
- * (`for update`, which answers the row's latest version) in the same statement: when the latest `sessions_version`
- * equals the one of the snapshot, no session was added since, because every new session bumps it in its own
- * transaction. Then the read is current and the limits are checked on it. Otherwise, or when a limit is reached
- * (a session to end, or a refusal), the statement writes nothing and answers `fits: false`: the caller takes the
- * transaction path. `unlocked: false`: the account was locked meanwhile, and nothing is written either.
+ * The session and device limits (sessions/session-rules.ts, as the transaction applies them) need the account's active
+ * sessions as they are once its row is locked. A statement reads with the snapshot it started with, so the rows are
+ * read as of then, and the row is locked (`for update`, which answers the row's latest version) in the same statement:
+ * when the latest `sessions_version` equals the one of the snapshot, no session was added since, because every new
+ * session bumps it in its own transaction. Then the read is current and the limits are checked on it. Otherwise, or
+ * when a limit is reached (a session to end, or a refusal), the statement writes nothing and answers `fits: false`:
+ * the caller takes the transaction path. `unlocked: false`: the account was locked meanwhile, and nothing is written
+ * either.
  */
 const signInQuery = (unlessLocked: boolean, withEvent: boolean, withWebhook: boolean) => (db: Executor, a: SignInArgs) => {
   const grants = grantArrays(a.id, sql<boolean>`u.is_superuser`);
