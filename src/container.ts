@@ -16,6 +16,7 @@ import { createUsageService } from './modules/agents/usage.service.js';
 import { createAdminUserService } from './modules/admin/admin-users.service.js';
 import { createAuditLogService } from './modules/admin/audit-logs.service.js';
 import { createSecurityService } from './modules/admin/security.service.js';
+import { createAppCredentialService } from './modules/applications/app-credentials.service.js';
 import { createApplicationService } from './modules/applications/applications.service.js';
 import { createAgentActionWriter } from './modules/audit/agent-action-writer.js';
 import { createAuditService } from './modules/audit/audit.service.js';
@@ -118,6 +119,8 @@ export async function buildContainer(opts: ContainerOptions) {
   // Agent requests' audit rows, written off the request path; one lost batch is one line a minute at most.
   const agentActions = createAgentActionWriter({ db, onError: throttled(onError, 60_000, () => clock.now().getTime()) });
   const applications = createApplicationService({ db, clock, audit, changes });
+  // Which application each request is made for; its cache is dropped on every change announced by `applications`.
+  const appCredentials = createAppCredentialService({ db, clock, changes });
   // While the range API is down every password set would say so: one line a minute is enough.
   const breach = createBreachChecker({ apiUrl: config.BREACH_CHECK_API_URL, isCommon: isCommonPassword,
     onUnavailable: throttled(onError, 60_000, () => clock.now().getTime()) });
@@ -212,7 +215,7 @@ export async function buildContainer(opts: ContainerOptions) {
     /** What seals, one sealer per use: the start-up key check opens stored values with them. */
     sealers,
     services: {
-      outbox, applications, audit, users, rbac, keys, sessions, bearer, lockout, signIn, login, registration, reauth, logout, profile,
+      outbox, applications, appCredentials, audit, users, rbac, keys, sessions, bearer, lockout, signIn, login, registration, reauth, logout, profile,
       otpLogin, magicLinks,
       permissions, roles, userGrants, adminUsers, security, auditLogs, otp, passwords, twofactor, passwordChange, passwordReset,
       deletionCompletion, deletionAdmin, socialAccounts, social, socialBrowser, passkeyRegistration, passkeyAuthentication, passkeyCredentials,

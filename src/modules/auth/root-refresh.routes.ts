@@ -9,21 +9,21 @@ import { admitsOrigin } from '../applications/kinds.js';
 import { refreshAnswer, refreshRouteOptions } from './refresh-endpoint.js';
 
 /**
- * SDK-COMPAT.md rule 1: the Tenxyte SDK auto-refreshes at `{host}/auth/refresh/`, outside the API prefix and without
- * application headers. While `SVC_ROOT_REFRESH_ALIAS` is on this path serves `<prefix>refresh/`; while it is off the
- * route does not exist and the path answers 404 like any unknown one.
+ * The root refresh alias (docs/migrating-from-tenxyte.md): the Tenxyte SDK auto-refreshes at `{host}/auth/refresh/`,
+ * outside the API prefix and without application headers. While `SVC_ROOT_REFRESH_ALIAS` is on this path serves
+ * `<prefix>refresh/`; while it is off the route does not exist and the path answers 404 like any unknown one.
  */
 export default async function rootRefreshRoutes(app: FastifyInstance, { container, guards }: RouteDeps) {
   const { config } = container;
   if (!config.ROOT_REFRESH_ALIAS) return;
-  const { applications, sessions } = container.services;
+  const { applications, appCredentials, sessions } = container.services;
   const cookie = createRefreshCookie(config);
   const browserOriginOf = browserOriginResolver(config);
 
   await app.register(async (root) => {
     // The API's own application and CORS checks, for this path only: headers, when sent, are checked as usual.
-    registerCors(root, applications);
-    registerAppAuth(root, config, applications);
+    registerCors(root, appCredentials);
+    registerAppAuth(root, config, appCredentials);
     root.addHook('onRequest', (_req, reply, done) => {
       reply.header('cache-control', 'no-store');
       done();
