@@ -144,8 +144,8 @@ export async function buildApp(container: Container, opts: BuildAppOptions = {})
 
   for (const plugin of ROOT_ROUTES) await app.register(plugin, deps);
   await app.register(async (api) => {
-    registerCors(api, container.services.applications);
-    registerAppAuth(api, config, container.services.applications);
+    registerCors(api, container.services.appCredentials);
+    registerAppAuth(api, config, container.services.appCredentials);
     registerAgentAuth(api, config, container.services.agentAuth, container.services.pendingActions);
     registerAgentActivity(api, config, container.services.agentActivity);
     registerAgentRedaction(api, config);

@@ -16,11 +16,13 @@ import { createUsageService } from './modules/agents/usage.service.js';
 import { createAdminUserService } from './modules/admin/admin-users.service.js';
 import { createAuditLogService } from './modules/admin/audit-logs.service.js';
 import { createSecurityService } from './modules/admin/security.service.js';
+import { createAppCredentialService } from './modules/applications/app-credentials.service.js';
 import { createApplicationService } from './modules/applications/applications.service.js';
 import { createAgentActionWriter } from './modules/audit/agent-action-writer.js';
 import { createAuditService } from './modules/audit/audit.service.js';
 import { createLockoutService } from './modules/auth/lockout.service.js';
-import { ADMIN_SETUP_TOKEN_LIFETIME, createLoginService } from './modules/auth/login.service.js';
+import { createLoginService } from './modules/auth/login.service.js';
+import { ADMIN_SETUP_TOKEN_LIFETIME, createSignInService } from './modules/auth/sign-in.service.js';
 import { createLogoutService } from './modules/auth/logout.service.js';
 import { createReauthService } from './modules/auth/reauth.service.js';
 import { createRegistrationService } from './modules/auth/registration.service.js';
@@ -102,7 +104,7 @@ export async function buildContainer(opts: ContainerOptions) {
   const stats = createOpsStats();
   const lifecycle = createLifecycle();
   redis?.on('error', () => stats.redisError());
-  // Caches of other instances are dropped within a second of a change made here (DECISIONS.md "Several instances").
+  // Caches of other instances are dropped within a second of a change made here (docs/decisions.md "Several instances").
   const changes = createChangeBus({ database, redis, redisChannel: `${config.REDIS_KEY_PREFIX}changes`,
     onError: throttled(onError, 60_000, () => clock.now().getTime()) });
   const { notifier: configuredNotifier, inbox } = createNotifier(config);
@@ -118,6 +120,8 @@ export async function buildContainer(opts: ContainerOptions) {
   // Agent requests' audit rows, written off the request path; one lost batch is one line a minute at most.
   const agentActions = createAgentActionWriter({ db, onError: throttled(onError, 60_000, () => clock.now().getTime()) });
   const applications = createApplicationService({ db, clock, audit, changes });
+  // Which application each request is made for; its cache is dropped on every change announced by `applications`.
+  const appCredentials = createAppCredentialService({ db, clock, changes });
   // While the range API is down every password set would say so: one line a minute is enough.
   const breach = createBreachChecker({ apiUrl: config.BREACH_CHECK_API_URL, isCommon: isCommonPassword,
     onUnavailable: throttled(onError, 60_000, () => clock.now().getTime()) });
@@ -145,13 +149,15 @@ export async function buildContainer(opts: ContainerOptions) {
     ? (user: { id: number }) => invitations.acceptPendingFor(user)
       .catch((err: Error) => onError(`accepting invitations for user ${user.id} failed: ${err.message}`))
     : undefined;
-  const login = createLoginService({ db, clock, config, audit, lockout, sessions, rbac,
-    verifyPassword: users.verifyPassword, verifySecondFactor: twofactor.verifyLoginCode, onSignIn: acceptInvitations, events });
+  // What every sign-in method shares once its own credential is checked; the password login is one of them.
+  const signIn = createSignInService({ db, clock, config, audit, lockout, sessions, rbac,
+    verifySecondFactor: twofactor.verifyLoginCode, onSignIn: acceptInvitations, events });
+  const login = createLoginService({ db, lockout, signIn, verifyPassword: users.verifyPassword });
   const otp = createOtpService({ db, clock, config, outbox, codeKey: deriveKey(secretKey, 'otp'), onEmailVerified: acceptInvitations });
-  const registration = createRegistrationService({ db, users, sessions, login, audit, otp });
+  const registration = createRegistrationService({ db, users, sessions, signIn, audit, otp });
   const reauth = createReauthService({ db, clock, config, audit, lockout, verifyPassword: users.verifyPassword,
     verifySecondFactor: twofactor.verifyLoginCode });
-  const auth = createLogoutService({ db, sessions, audit });
+  const logout = createLogoutService({ db, sessions, audit });
   const profile = createProfileService({ db, clock, rbac, events });
   const permissions = createPermissionService({ db, clock, audit });
   const roles = createRoleService({ db, clock, audit });
@@ -173,7 +179,7 @@ export async function buildContainer(opts: ContainerOptions) {
     notices });
   const pendingActions = createPendingActionService({ db, clock, config, audit, key: deriveKey(secretKey, 'agent-actions'), events });
   const authorize = createAuthorizeService({ config, agents: agentAuth, orgs: organizations.resolver, pendingActions });
-  const socialLogin = createSocialLoginService({ db, clock, login, users });
+  const socialLogin = createSocialLoginService({ db, clock, signIn, users });
   // Only the provider's name and an error code are reported: never what the provider answered.
   const oidc = createOidcClient();
   const oauth2 = createOAuth2Client();
@@ -183,13 +189,13 @@ export async function buildContainer(opts: ContainerOptions) {
   const socialBrowser = createSocialBrowserService({ db, clock, config, sealer: sealers['social-login'],
     applications, social, oidc, oauth2, socialLogin });
   const passkeyRegistration = createPasskeyRegistrationService({ db, clock, config, audit, notices });
-  const passkeyAuthentication = createPasskeyAuthenticationService({ db, clock, config, audit, login });
+  const passkeyAuthentication = createPasskeyAuthenticationService({ db, clock, config, audit, signIn });
   const passkeyCredentials = createPasskeyCredentialService({ db, audit });
   // The first passwordless proof of an address removes a password set on the account before it.
   const identifierProof = createIdentifierProof({ clock, sessions, passwords, audit, outbox, events });
-  const otpLogin = createOtpLoginService({ db, clock, config, users, otp, login, lockout, audit, proof: identifierProof,
+  const otpLogin = createOtpLoginService({ db, clock, config, users, otp, signIn, lockout, audit, proof: identifierProof,
     codeKey: deriveKey(secretKey, 'otp') });
-  const magicLinks = createMagicLinkService({ db, clock, config, outbox, login, lockout, proof: identifierProof });
+  const magicLinks = createMagicLinkService({ db, clock, config, outbox, signIn, lockout, proof: identifierProof });
   const passwordReset = createPasswordResetService({ db, clock, config, hasher, audit, sessions, passwords, otp, outbox, events });
   const passwordChange = createPasswordChangeService({ db, clock, hasher, verifyPassword: users.verifyPassword, audit, lockout,
     sessions, passwords, otp,
@@ -210,7 +216,7 @@ export async function buildContainer(opts: ContainerOptions) {
     /** What seals, one sealer per use: the start-up key check opens stored values with them. */
     sealers,
     services: {
-      outbox, applications, audit, users, rbac, keys, sessions, bearer, lockout, login, registration, reauth, auth, profile,
+      outbox, applications, appCredentials, audit, users, rbac, keys, sessions, bearer, lockout, signIn, login, registration, reauth, logout, profile,
       otpLogin, magicLinks,
       permissions, roles, userGrants, adminUsers, security, auditLogs, otp, passwords, twofactor, passwordChange, passwordReset,
       deletionCompletion, deletionAdmin, socialAccounts, social, socialBrowser, passkeyRegistration, passkeyAuthentication, passkeyCredentials,

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../../config/settings.js';
 import { AppError } from '../../core/errors.js';
-import type { AppContext, ApplicationService, PublicOutcome } from '../../modules/applications/applications.service.js';
+import type { AppContext, AppCredentialService, PublicOutcome } from '../../modules/applications/app-credentials.service.js';
 import { browserOriginResolver } from '../browser-origin.js';
 
 const header = (req: FastifyRequest, name: string): string | undefined => {
@@ -10,11 +10,11 @@ const header = (req: FastifyRequest, name: string): string | undefined => {
 };
 
 /**
- * Every API request names its application (SPEC.md Authentication 1): a confidential one with `X-Access-Key` and
- * `X-Access-Secret`, a public one (DECISIONS.md "Applications") with `X-Access-Key` alone, from one of its origins.
+ * Every API request names its application (docs/api.md "Credentials"): a confidential one with `X-Access-Key` and
+ * `X-Access-Secret`, a public one (docs/decisions.md "Public applications") with `X-Access-Key` alone, from one of its origins.
  */
 export function registerAppAuth(app: FastifyInstance,
-  config: Pick<Config, 'APPLICATION_AUTH_ENABLED' | 'PUBLIC_URL' | 'PORT' | 'TRUSTED_PROXIES'>, applications: ApplicationService): void {
+  config: Pick<Config, 'APPLICATION_AUTH_ENABLED' | 'PUBLIC_URL' | 'PORT' | 'TRUSTED_PROXIES'>, applications: AppCredentialService): void {
   const browserOriginOf = browserOriginResolver(config);
   // A callback hook: credentials this instance has seen recently are checked without I/O (or a promise).
   app.addHook('onRequest', (req, _reply, done) => {

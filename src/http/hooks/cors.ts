@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ApplicationService } from '../../modules/applications/applications.service.js';
+import type { AppCredentialService } from '../../modules/applications/app-credentials.service.js';
 
-/** What browsers may send and read; the Tenxyte SDK needs all of these (SDK-COMPAT.md rule 22). */
+/** What browsers may send and read; the Tenxyte SDK needs all of these (docs/migrating-from-tenxyte.md, the CORS row). */
 const ALLOWED_HEADERS = ['Content-Type', 'Authorization', 'X-Access-Key', 'X-Access-Secret', 'X-Org-Slug',
   'X-Prompt-Trace-ID', 'X-Action-Confirmation', 'X-Request-ID'].join(', ');
 const ALLOWED_METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS';
@@ -12,7 +12,7 @@ const EXPOSED_HEADERS = 'X-Request-ID, Retry-After';
  * answered for any origin some active application allows; the real request is then answered with
  * CORS headers only when its own application allows the origin.
  */
-export function registerCors(app: FastifyInstance, applications: ApplicationService): void {
+export function registerCors(app: FastifyInstance, applications: AppCredentialService): void {
   async function answerPreflight(origin: string, reply: FastifyReply) {
     reply.header('vary', 'Origin');
     if (await applications.isAllowedOrigin(origin)) {

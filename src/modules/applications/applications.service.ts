@@ -4,26 +4,20 @@ import { AppError, type FieldErrors } from '../../core/errors.js';
 import { pageRequest } from '../../core/pagination.js';
 import type { ChangeBus } from '../../db/change-bus.js';
 import type { ApplicationKind, Db, Executor, RowUpdate } from '../../db/database.js';
-import { safeEqual } from '../../security/compare.js';
 import { randomHex, sha256Hex } from '../../security/random.js';
 import type { AuditService } from '../audit/audit.service.js';
 import { auditOrigin, COMMAND_LINE_ORIGIN, type Actor } from '../rbac/actor.js';
 import { displayName } from '../../core/fields.js';
 import { orderOf } from '../../core/listing.js';
+import { toContext, type AppContext } from './app-credentials.service.js';
 import * as repo from './applications.repo.js';
 import {
   toApplication, toCredentialsAnswer, type ApplicationListInput, type CreateApplicationInput, type UpdateApplicationInput,
 } from './applications.schemas.js';
-import { admitsOrigin, originsProblem } from './kinds.js';
+import { originsProblem } from './kinds.js';
 import { listProblems, originProblem, redirectUriProblem } from './redirect-rules.js';
 
-export interface AppContext {
-  id: number;
-  name: string;
-  kind: ApplicationKind;
-  redirect_uris: string[];
-  allowed_origins: string[];
-}
+export type { AppContext } from './app-credentials.service.js';
 
 export interface NewApplicationInput {
   name: string;
@@ -47,32 +41,12 @@ export interface IssuedCredentials {
   access_secret: string | null;
 }
 
-/** A key-only request: the public application it names, or why it is refused. */
-export type PublicOutcome = AppContext | 'APP_AUTH_REQUIRED' | 'APP_AUTH_INVALID';
-
-/** What this instance knows about one access key for a few seconds. */
-interface AuthEntry {
-  /** The active application with this key; null for an unknown key or an inactive application. */
-  app: AppContext | null;
-  /** The kind of the application with this key, active or not; null for an unknown key. */
-  kind: ApplicationKind | null;
-  /** The secret's hash; a dummy for unknown keys and public applications, so every secret costs the same to check. */
-  secretHash: string;
-  until: number;
-}
-
-type Deps = { db: Db; clock: Clock; audit: AuditService; changes: Pick<ChangeBus, 'publish' | 'subscribe'> };
+type Deps = { db: Db; clock: Clock; audit: AuditService; changes: Pick<ChangeBus, 'publish'> };
 
 export const REGENERATE_PHRASE = 'REGENERATE';
 const SECRET_WARNING = 'Save the access_secret now: it is never shown again.';
 const PUBLIC_WARNING = 'A public application has no secret: its access_key may be published in browser code, and requests '
   + 'are accepted only from its allowed_origins.';
-
-/** Authentication answers are cached briefly per instance: the lookup is on every request's path. */
-const AUTH_CACHE_MS = 5_000;
-const ORIGINS_CACHE_MS = 5_000;
-// Compared against when the key is unknown or names a public application, so those cost the same as wrong secrets.
-const DUMMY_SECRET_HASH = sha256Hex(randomBytes(32));
 
 export function newCredentials(): Credentials & { secret_hash: string } {
   const access_secret = randomBytes(32).toString('base64url');
@@ -84,13 +58,6 @@ const credentialsFor = (kind: ApplicationKind): IssuedCredentials & { secret_has
   (kind === 'public' ? { access_key: randomHex(32), access_secret: null, secret_hash: null } : newCredentials());
 
 export function createApplicationService({ db, clock, audit, changes }: Deps) {
-  const authCache = new Map<string, AuthEntry>();
-  let origins: { set: Set<string>; until: number } | undefined;
-
-  const toContext = (row: repo.ApplicationRow): AppContext => ({
-    id: row.id, name: row.name, kind: row.kind, redirect_uris: row.redirect_uris, allowed_origins: row.allowed_origins,
-  });
-
   async function insert(trx: Executor, input: NewApplicationInput) {
     const kind = input.kind ?? 'confidential';
     const { secret_hash, ...credentials } = credentialsFor(kind);
@@ -121,74 +88,6 @@ export function createApplicationService({ db, clock, audit, changes }: Deps) {
   }
 
   /**
-   * Key and secret: the confidential application they name, or null. The secret is hashed and compared in constant
-   * time whatever the key names — unknown, public (no secret: a dummy hash) or confidential — so timing tells nothing.
-   */
-  const checkSecret = (entry: AuthEntry, accessSecret: string): AppContext | null =>
-    (safeEqual(sha256Hex(accessSecret), entry.secretHash) && entry.app?.kind === 'confidential' ? entry.app : null);
-
-  /**
-   * Key only (DECISIONS.md "Applications"): a public application, from one of its origins. Any other key is answered as
-   * a missing secret, unknown and confidential keys alike; a public application that is inactive or called from
-   * elsewhere is invalid.
-   */
-  const checkOrigin = (entry: AuthEntry, origin: string | undefined): PublicOutcome => {
-    if (entry.kind !== 'public') return 'APP_AUTH_REQUIRED';
-    return entry.app && admitsOrigin(entry.app, origin) ? entry.app : 'APP_AUTH_INVALID';
-  };
-
-  /** This instance's fresh entry for the key, or undefined. */
-  function cachedEntry(accessKey: string): AuthEntry | undefined {
-    const entry = authCache.get(accessKey);
-    return entry && entry.until >= clock.now().getTime() ? entry : undefined;
-  }
-
-  /** The entry for the key, read from the database when this instance has none fresh (unknown keys are cached too). */
-  async function entryFor(accessKey: string): Promise<AuthEntry> {
-    const cached = cachedEntry(accessKey);
-    if (cached) return cached;
-    const row = await repo.findApplicationForAuth(db, accessKey);
-    const active = row && row.is_active ? row : undefined;
-    const entry: AuthEntry = {
-      app: active ? toContext(active) : null,
-      kind: row?.kind ?? null,
-      secretHash: active?.secret_hash ?? DUMMY_SECRET_HASH,
-      until: clock.now().getTime() + AUTH_CACHE_MS,
-    };
-    if (authCache.size > 10_000) authCache.clear();
-    authCache.set(accessKey, entry);
-    return entry;
-  }
-
-  /**
-   * The answer of `authenticate` when this instance knows the key (no I/O), or undefined when it must ask the
-   * database: lets the per-request hook stay synchronous on the common path.
-   */
-  function authenticateCached(accessKey: string, accessSecret: string): AppContext | null | undefined {
-    const entry = cachedEntry(accessKey);
-    return entry ? checkSecret(entry, accessSecret) : undefined;
-  }
-
-  /** The confidential application these credentials identify, or null. Secrets are compared as SHA-256 in constant time. */
-  async function authenticate(accessKey: string, accessSecret: string): Promise<AppContext | null> {
-    return checkSecret(await entryFor(accessKey), accessSecret);
-  }
-
-  /**
-   * `authenticatePublic` when this instance knows the key (no I/O), or undefined. `origin` is the request's browser
-   * origin: its `Origin` header, or the service's own origin for a same-origin GET or HEAD (see http/browser-origin.ts).
-   */
-  function authenticatePublicCached(accessKey: string, origin: string | undefined): PublicOutcome | undefined {
-    const entry = cachedEntry(accessKey);
-    return entry ? checkOrigin(entry, origin) : undefined;
-  }
-
-  /** A key sent without a secret: the public application it names when `origin` is one of its allowed origins. */
-  async function authenticatePublic(accessKey: string, origin: string | undefined): Promise<PublicOutcome> {
-    return checkOrigin(await entryFor(accessKey), origin);
-  }
-
-  /**
    * The active application an access key names, without its secret: the browser social-login flow, where the exact
    * redirect allow-list is the protection (as for a public OAuth client).
    */
@@ -203,15 +102,6 @@ export function createApplicationService({ db, clock, audit, changes }: Deps) {
     return row && row.is_active ? toContext(row) : null;
   }
 
-  async function isAllowedOrigin(origin: string): Promise<boolean> {
-    const now = clock.now().getTime();
-    if (!origins || origins.until < now) {
-      const rows = await repo.listActiveOrigins(db);
-      origins = { set: new Set(rows.flatMap((r) => r.allowed_origins)), until: now + ORIGINS_CACHE_MS };
-    }
-    return origins.set.has(origin);
-  }
-
   /**
    * Creates "Default App" when no application exists but those `gatehouse seed` manages (the console's); returns its
    * credentials only when it was created.
@@ -221,11 +111,10 @@ export function createApplicationService({ db, clock, audit, changes }: Deps) {
     return create({ name, description: 'Created on first start' });
   }
 
-  /** Every instance drops its cached credentials and origins, this one at once (DECISIONS.md "Several instances"). */
-  changes.subscribe('applications', () => {
-    authCache.clear();
-    origins = undefined;
-  });
+  /**
+   * Every instance drops its cached credentials and origins (app-credentials.service.ts), this one at once
+   * (docs/decisions.md "Several instances").
+   */
   const invalidate = async (): Promise<void> => { await changes.publish('applications'); };
 
   /**
@@ -361,8 +250,7 @@ export function createApplicationService({ db, clock, audit, changes }: Deps) {
   }
 
   return {
-    create, authenticate, authenticateCached, authenticatePublic, authenticatePublicCached, byAccessKey, byId, isAllowedOrigin,
-    ensureDefault, invalidate, count: () => repo.countApplications(db),
+    create, byAccessKey, byId, ensureDefault, invalidate, count: () => repo.countApplications(db),
     list, findByKeyOrName, get, register, update, remove, regenerate,
   };
 }

@@ -60,11 +60,11 @@ export default async function authRoutes(app: TypedApp, { container, guards }: R
     const raw = cookie.read(req, req.body.refresh_token);
     // The scopes whose sessions are given no refresh token: the bearer session itself is what ends.
     if (!raw && (req.auth?.claims.scope === 'deletion_pending' || req.auth?.claims.scope === '2fa_setup_only')) {
-      await container.services.auth.logoutBearerSession(req.auth, metaOf(req));
+      await container.services.logout.logoutBearerSession(req.auth, metaOf(req));
       return { message: 'Logged out successfully' };
     }
     if (!raw) throw new AppError('MISSING_REFRESH_TOKEN');
-    await container.services.auth.logout(raw, req.auth, metaOf(req));
+    await container.services.logout.logout(raw, req.auth, metaOf(req));
     if (cookie.enabledFor(req.application)) cookie.clear(reply);
     return { message: 'Logged out successfully' };
   });
@@ -73,7 +73,7 @@ export default async function authRoutes(app: TypedApp, { container, guards }: R
     schema: { tags: ['auth'], response: { 200: LogoutAllResponse } },
     onRequest: [guards.user({ scopes: ['full', 'password_change_only'] })],
   }, async (req, reply) => {
-    const devices = await container.services.auth.logoutAll(userAuthOf(req), metaOf(req));
+    const devices = await container.services.logout.logoutAll(userAuthOf(req), metaOf(req));
     if (cookie.enabledFor(req.application)) cookie.clear(reply);
     return { message: `Logged out from ${devices} device${devices === 1 ? '' : 's'}`, devices_logged_out: devices };
   });

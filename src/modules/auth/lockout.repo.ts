@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Executor, NewRow } from '../../db/database.js';
 import { precompile } from '../../db/precompiled.js';
+import { LOGIN_AUDIT_EVENT } from './login-audit.js';
 
 export const insertLoginAttempt = (db: Executor, values: NewRow<'login_attempts'>) =>
   db.insertInto('login_attempts').values(values).execute();
@@ -28,7 +29,7 @@ const recordMarkers: RecordArgs = { identifier: '\u0000identifier', method: '\u0
 const loginRecords = {
   attempt: precompile((db: Executor, a: RecordArgs) => db.insertInto('login_attempts').values(successfulAttempt(a)), recordMarkers),
   withEvent: precompile((db: Executor, a: RecordArgs) => db.with('attempt', (qb) => qb.insertInto('login_attempts').values(successfulAttempt(a)))
-    .insertInto('audit_events').values({ event_type: 'login', severity: 'info', user_id: a.userId, application_id: a.applicationId,
+    .insertInto('audit_events').values({ ...LOGIN_AUDIT_EVENT, user_id: a.userId, application_id: a.applicationId,
       ip_address: a.ip, user_agent: a.userAgent, details: a.details, created_at: a.now }), recordMarkers),
 };
 

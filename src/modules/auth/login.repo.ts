@@ -3,9 +3,11 @@ import type { Executor } from '../../db/database.js';
 import { dateOrNull } from '../../db/json-row.js';
 import { precompile } from '../../db/precompiled.js';
 import { grantArrays } from '../rbac/rbac.repo.js';
-import type { NewSession } from '../sessions/sessions.repo.js';
+import { activeSessionsOf, type NewSession } from '../sessions/sessions.repo.js';
+import { deviceFits, jsonbObject, limitsOff, sessionCreatedPayload, sessionFits, sqlLogic } from '../sessions/session-rules.js';
 import { PUBLIC_USER_COLUMNS } from '../users/user-columns.js';
 import type { PublicUser } from '../users/users.repo.js';
+import { LOGIN_AUDIT_EVENT, loginAuditDetails } from './login-audit.js';
 
 type Args = { id: number; now: Date };
 
@@ -53,40 +55,47 @@ export interface SignInArgs extends Omit<NewSession, 'userId'> {
  * `withEvent`, the `login` audit event, and with `withWebhook`, the `session.created` webhook deliveries. One round trip
  * instead of a transaction of six.
  *
- * The session and device limits need the account's active sessions as they are once its row is locked. A
- * statement reads with the snapshot it started with, so the rows are read as of then, and the row is locked
- * (`for update`, which answers the row's latest version) in the same statement: when the latest `sessions_version`
- * equals the one of the snapshot, no session was added since, because every new session bumps it in its own
- * transaction. Then the read is current and the limits are checked on it. Otherwise, or when a limit is reached
- * (a session to end, or a refusal), the statement writes nothing and answers `fits: false`: the caller takes the
- * transaction path. `unlocked: false`: the account was locked meanwhile, and nothing is written either.
+ * The session and device limits (sessions/session-rules.ts, as the transaction applies them) need the account's active
+ * sessions as they are once its row is locked. A statement reads with the snapshot it started with, so the rows are
+ * read as of then, and the row is locked (`for update`, which answers the row's latest version) in the same statement:
+ * when the latest `sessions_version` equals the one of the snapshot, no session was added since, because every new
+ * session bumps it in its own transaction. Then the read is current and the limits are checked on it. Otherwise, or
+ * when a limit is reached (a session to end, or a refusal), the statement writes nothing and answers `fits: false`:
+ * the caller takes the transaction path. `unlocked: false`: the account was locked meanwhile, and nothing is written
+ * either.
  */
 const signInQuery = (unlessLocked: boolean, withEvent: boolean, withWebhook: boolean) => (db: Executor, a: SignInArgs) => {
   const grants = grantArrays(a.id, sql<boolean>`u.is_superuser`);
   const unlocked = unlessLocked ? sql`(select locked_until is null or locked_until <= ${a.now} from lk)` : sql`true`;
+  // The limits of sessions.service.ts `enforceLimits`, on the sessions read as of the snapshot, which are current when
+  // no session was added since (`sessions_version` unchanged).
+  const maxDevices = sql<number>`${a.maxDevices}::int`;
+  const maxSessions = sql<number>`${a.maxSessions}::int`;
+  const fits = sqlLogic.any(limitsOff(sqlLogic, { maxDevices, maxSessions }), sqlLogic.all(
+    sql<boolean>`((select sessions_version from lk) = (select sessions_version from snap))`,
+    deviceFits(sqlLogic, { maxDevices, knownDevice: sql<boolean>`(${a.deviceId}::text in (select device_id from active))`,
+      devices: sql<number>`(select count(distinct device_id) from active)` }),
+    sessionFits(sqlLogic, { maxSessions, sessions: sql<number>`(select count(*) from active)` })));
   const event = withEvent ? sql`, ev as (
       insert into audit_events (event_type, severity, user_id, application_id, ip_address, user_agent, details, created_at)
-      select 'login', 'info', ${a.id}::bigint, ${a.applicationId}::bigint, ${a.ip}::text, ${a.userAgent}::text,
-        jsonb_build_object('method', ${a.method}::text, 'session_id', s.id), ${a.now}::timestamptz from s)` : sql``;
+      select ${sql.lit(LOGIN_AUDIT_EVENT.event_type)}, ${sql.lit(LOGIN_AUDIT_EVENT.severity)}, ${a.id}::bigint, ${a.applicationId}::bigint,
+        ${a.ip}::text, ${a.userAgent}::text, ${jsonbObject(loginAuditDetails({ method: sql`${a.method}::text`, session_id: sql`s.id` }))},
+        ${a.now}::timestamptz from s)` : sql``;
   // The `session.created` webhook event (webhooks/webhook-events.service.ts), one delivery per subscribed webhook. The
   // webhooks are locked as webhooks.repo.ts `insertEvent` does: one deleted meanwhile is skipped, never a failed login.
   const webhook = withWebhook ? sql`, wh as (
       insert into webhook_deliveries (webhook_id, event_id, type, payload, user_id, next_attempt_at, created_at)
-      select w.id, ${a.eventId}::text, 'session.created', jsonb_build_object('user_id', ${a.id}::bigint, 'session_id', s.id,
-        'application_id', ${a.applicationId}::bigint, 'method', ${a.method}::text, 'scope', ${a.scope}::text, 'ip_address', ${a.ip}::text),
+      select w.id, ${a.eventId}::text, 'session.created', ${jsonbObject(sessionCreatedPayload({
+        user_id: sql`${a.id}::bigint`, session_id: sql`s.id`, application_id: sql`${a.applicationId}::bigint`,
+        method: sql`${a.method}::text`, scope: sql`${a.scope}::text`, ip_address: sql`${a.ip}::text` }))},
         ${a.id}::bigint, ${a.now}::timestamptz, ${a.now}::timestamptz
       from s cross join webhooks w where w.is_active and w.events @> '["session.created"]'::jsonb
       for key share of w)` : sql``;
   return { compile: () => sql<SignInRow>`
     with snap as (select sessions_version from users where id = ${a.id}),
     lk as (select sessions_version, locked_until from users where id = ${a.id} for update),
-    active as (select device_id from sessions where user_id = ${a.id} and revoked_at is null and expires_at > ${a.now}),
-    ok as (select ${unlocked} as unlocked,
-      (${a.maxDevices}::int <= 0 and ${a.maxSessions}::int <= 0)
-      or ((select sessions_version from lk) = (select sessions_version from snap)
-        and (${a.maxDevices}::int <= 0 or ${a.deviceId}::text in (select device_id from active)
-          or (select count(distinct device_id) from active) < ${a.maxDevices}::int)
-        and (${a.maxSessions}::int <= 0 or (select count(*) from active) < ${a.maxSessions}::int)) as fits),
+    active as (${activeSessionsOf(db, a.id, a.now).select('device_id')}),
+    ok as (select ${unlocked} as unlocked, ${fits} as fits),
     u as (update users set last_login = ${a.now}, failed_login_count = 0, lockout_count = 0, locked_until = null,
         sessions_version = sessions_version + 1
       where id = ${a.id} and (select unlocked and fits from ok)

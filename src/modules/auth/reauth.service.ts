@@ -8,7 +8,7 @@ import type { RequestMeta } from '../sessions/sessions.service.js';
 import type { PasswordVerifier } from '../users/password-verifier.js';
 import * as users from '../users/users.repo.js';
 import type { LockoutService, LockTarget } from './lockout.service.js';
-import type { SecondFactorVerifier } from './login.service.js';
+import type { SecondFactorVerifier } from './sign-in.service.js';
 
 type Deps = {
   db: Db; clock: Clock; config: Config; audit: AuditService; lockout: LockoutService;

@@ -6,10 +6,10 @@ import type { OtpService } from '../otp/otp.service.js';
 import type { SessionService } from '../sessions/sessions.service.js';
 import { phoneFromParts } from '../users/contact.js';
 import type { UserService } from '../users/users.service.js';
-import type { LoginMeta, LoginService } from './login.service.js';
+import type { LoginMeta, SignInService } from './sign-in.service.js';
 import type { RegisterBody } from './auth.schemas.js';
 
-type Deps = { db: Db; users: UserService; sessions: SessionService; login: LoginService; audit: AuditService; otp: OtpService };
+type Deps = { db: Db; users: UserService; sessions: SessionService; signIn: SignInService; audit: AuditService; otp: OtpService };
 
 export type RegisterInput = Static<typeof RegisterBody>;
 
@@ -21,7 +21,7 @@ function phoneOf(input: RegisterInput, errors: FieldErrors): string | null {
   return parsed.phone ?? null;
 }
 
-export function createRegistrationService({ db, users, sessions, login, audit, otp }: Deps) {
+export function createRegistrationService({ db, users, sessions, signIn, audit, otp }: Deps) {
   /** POST register/: an account with its default roles; with `login: true` also a session and its tokens. */
   async function register(input: RegisterInput, meta: LoginMeta) {
     const errors: FieldErrors = {};
@@ -53,11 +53,11 @@ export function createRegistrationService({ db, users, sessions, login, audit, o
     // invite SMS pumping.
     if (verification_required.email) await otp.request(created.id, 'email');
     if (!input.login) {
-      return { message: 'Registration successful', user: await login.userResponse(created.id), verification_required };
+      return { message: 'Registration successful', user: await signIn.userResponse(created.id), verification_required };
     }
     const account = { id: created.id, max_sessions: null, max_devices: null, must_change_password: false };
     const issued = await db.transaction().execute((trx) => sessions.open(trx, account, 'full', input.device_info, meta));
-    const { user, requires_2fa: _r, ...tokens } = await login.tokenResponse(created.id, issued);
+    const { user, requires_2fa: _r, ...tokens } = await signIn.tokenResponse(created.id, issued);
     return { message: 'Registration successful', user, verification_required, ...tokens };
   }
 

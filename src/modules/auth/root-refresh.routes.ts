@@ -15,14 +15,14 @@ import { refreshAnswer, refreshRouteOptions } from './refresh-endpoint.js';
 export default async function rootRefreshRoutes(app: TypedApp, { container, guards }: RouteDeps) {
   const { config } = container;
   if (!config.ROOT_REFRESH_ALIAS) return;
-  const { applications, sessions } = container.services;
+  const { applications, appCredentials, sessions } = container.services;
   const cookie = createRefreshCookie(config);
   const browserOriginOf = browserOriginResolver(config);
 
   await app.register(async (root: TypedApp) => {
     // The API's own application and CORS checks, for this path only: headers, when sent, are checked as usual.
-    registerCors(root, applications);
-    registerAppAuth(root, config, applications);
+    registerCors(root, appCredentials);
+    registerAppAuth(root, config, appCredentials);
     root.addHook('onRequest', (_req, reply, done) => {
       reply.header('cache-control', 'no-store');
       done();

@@ -5,7 +5,7 @@ import { AppError } from '../../core/errors.js';
 import type { Db } from '../../db/database.js';
 import { sha256Hex } from '../../security/random.js';
 import type { AuditService } from '../audit/audit.service.js';
-import type { LoginMeta, LoginService } from '../auth/login.service.js';
+import type { LoginMeta, SignInService } from '../auth/sign-in.service.js';
 import * as users from '../users/lookup.js';
 import { consumeChallenge, insertChallenge, type ConsumedChallenge } from './challenges.repo.js';
 import { beginAnswer, CEREMONY_TIMEOUT_MS, CHALLENGE_LIFETIME, challengeMatches, signedChallengeHash } from './ceremony.js';
@@ -13,7 +13,7 @@ import { expectedOrigins } from './origins.js';
 import * as repo from './passkeys.repo.js';
 import type { AuthenticateCompleteInput } from './passkeys.schemas.js';
 
-type Deps = { db: Db; clock: Clock; config: Config; audit: AuditService; login: LoginService };
+type Deps = { db: Db; clock: Clock; config: Config; audit: AuditService; signIn: SignInService };
 
 
 /** No account has this id: an unknown address costs the same credential lookup as a known one. */
@@ -23,7 +23,7 @@ const NOBODY = -1;
  * docs/passkeys.md "Signing in" and docs/decisions.md "Passkeys": begin (with an address: its credentials; without: resident-key
  * mode), complete (verify the assertion, the counter and the backup flag), then every check of a password login.
  */
-export function createPasskeyAuthenticationService({ db, clock, config, audit, login }: Deps) {
+export function createPasskeyAuthenticationService({ db, clock, config, audit, signIn }: Deps) {
   async function begin(email: string | undefined, applicationId: number | null) {
     const user = email === undefined ? undefined : await users.findUserForLogin(db, { email: email.trim().toLowerCase() });
     const credentials = email === undefined ? [] : await repo.credentialIdsOf(db, user?.id ?? NOBODY, true);
@@ -87,11 +87,11 @@ export function createPasskeyAuthenticationService({ db, clock, config, audit, l
       await checkCounterAndBackup(row, info, meta);
       if (user.is_2fa_enabled && !info.userVerified) throw new AppError('INVALID_ASSERTION');
     } catch (err) {
-      if (err instanceof AppError) await login.failed(identifier, meta, user.id, 'invalid_assertion');
+      if (err instanceof AppError) await signIn.failed(identifier, meta, user.id, 'invalid_assertion');
       throw err;
     }
-    await login.admitAccount(user, identifier, meta, () => new AppError('AUTH_FAILED'));
-    const body = await login.completeLogin(user, identifier, input.device_info, meta, info.userVerified ? 'passkey' : undefined);
+    await signIn.admitAccount(user, identifier, meta, () => new AppError('AUTH_FAILED'));
+    const body = await signIn.completeLogin(user, identifier, input.device_info, meta, info.userVerified ? 'passkey' : undefined);
     // During a deletion's grace period there is no refresh token (docs/decisions.md "Account deletion").
     return { ...body, access: body.access_token, refresh: 'refresh_token' in body ? body.refresh_token : null, message: 'Login successful', credential_used: row.device_name };
   }

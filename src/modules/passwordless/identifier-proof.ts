@@ -2,7 +2,7 @@ import { addSeconds, type Clock } from '../../core/clock.js';
 import type { Executor } from '../../db/database.js';
 import type { OutboxService } from '../../notifications/outbox.service.js';
 import type { AuditService } from '../audit/audit.service.js';
-import type { LoginMeta } from '../auth/login.service.js';
+import type { LoginMeta } from '../auth/sign-in.service.js';
 import type { PasswordService } from '../passwords/passwords.service.js';
 import type { SessionService } from '../sessions/sessions.service.js';
 import type { WebhookEvents } from '../webhooks/webhook-events.service.js';

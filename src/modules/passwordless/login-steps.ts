@@ -7,7 +7,7 @@ export { failureReasonOf } from '../users/account-state.js';
 
 type Deps = { db: Db; lockout: LockoutService };
 
-/** What passwordless logins add to the steps they share with password logins (login.service). */
+/** What passwordless logins add to the steps every sign-in shares (auth/sign-in.service.ts). */
 export function createLoginSteps({ db, lockout }: Deps) {
   /**
    * Runs a step of the shared login (second factor, session) and restates a 423 it throws in the form the

@@ -6,7 +6,7 @@ import type { OutboxService, Preparer } from '../../notifications/outbox.service
 import { newOpaqueToken, sha256Hex } from '../../security/random.js';
 import type { AppContext } from '../applications/applications.service.js';
 import type { LockoutService } from '../auth/lockout.service.js';
-import type { LoginMeta, LoginService } from '../auth/login.service.js';
+import type { LoginMeta, SignInService } from '../auth/sign-in.service.js';
 import { isValidEmail, normalizeEmail } from '../users/contact.js';
 import { canSignIn } from '../users/account-state.js';
 import * as userRepo from '../users/lookup.js';
@@ -17,7 +17,7 @@ import type { MagicLinkRequestInput } from './passwordless.schemas.js';
 import { isAllowedValidationUrl, linkWithToken } from './validation-url.js';
 
 type Deps = {
-  db: Db; clock: Clock; config: Config; outbox: OutboxService; login: LoginService; lockout: LockoutService; proof: IdentifierProof;
+  db: Db; clock: Clock; config: Config; outbox: OutboxService; signIn: SignInService; lockout: LockoutService; proof: IdentifierProof;
 };
 
 /** What a queued link's message carries besides the link: its token's hash and the application that asked for it. */
@@ -34,7 +34,7 @@ export interface MagicLinkVerifyInput {
  * SHA-256 stored, single use, `SVC_MAGIC_LINK_LIFETIME`, sent through the outbox in the transaction that stores it.
  */
 export function createMagicLinkService(deps: Deps) {
-  const { db, clock, config, outbox, login, proof } = deps;
+  const { db, clock, config, outbox, signIn, proof } = deps;
   const steps = createLoginSteps(deps);
 
   /**
@@ -101,18 +101,18 @@ export function createMagicLinkService(deps: Deps) {
     if (!user || user.email !== link.email) throw new AppError('INVALID_TOKEN');
     const identifier = link.email;
     const target = { userId: user.id, lockedUntil: user.locked_until };
-    await login.admitAccount(user, identifier, meta, () => new AppError('INVALID_TOKEN'));
-    await login.secondFactor(user, input.totp_code, target, identifier, meta);
+    await signIn.admitAccount(user, identifier, meta, () => new AppError('INVALID_TOKEN'));
+    await signIn.secondFactor(user, input.totp_code, target, identifier, meta);
     const consumed = await db.transaction().execute(async (trx) => {
       const row = await repo.consumeLink(trx, link.id, now);
       return row ? proof.prove(trx, user.id, { kind: 'email', value: row.email }, meta) : null;
     });
     if (!consumed) {
-      await login.failed(identifier, meta, user.id, 'link_already_used');
+      await signIn.failed(identifier, meta, user.id, 'link_already_used');
       throw new AppError('INVALID_TOKEN');
     }
     if (consumed.passwordRevoked) proof.kick();
-    const body = await login.completeLogin(user, identifier, input.device_info, meta);
+    const body = await signIn.completeLogin(user, identifier, input.device_info, meta);
     return { ...body, message: 'Login successful', device_summary: null };
   }
 

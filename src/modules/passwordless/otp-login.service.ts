@@ -6,7 +6,7 @@ import type { Db } from '../../db/database.js';
 import { OTP_MAX_ATTEMPTS, otpHmac, sameHmac } from '../../security/otp-code.js';
 import type { AuditService } from '../audit/audit.service.js';
 import type { LockErrorOptions, LockoutService, LockTarget } from '../auth/lockout.service.js';
-import type { LoginMeta, LoginService } from '../auth/login.service.js';
+import type { LoginMeta, SignInService } from '../auth/sign-in.service.js';
 import * as codes from '../otp/codes.js';
 import type { OtpService } from '../otp/otp.service.js';
 import { canSignIn } from '../users/account-state.js';
@@ -16,7 +16,7 @@ import type { IdentifierProof } from './identifier-proof.js';
 import { createLoginSteps, failureReasonOf } from './login-steps.js';
 
 type Deps = {
-  db: Db; clock: Clock; config: Config; users: UserService; otp: OtpService; login: LoginService; lockout: LockoutService;
+  db: Db; clock: Clock; config: Config; users: UserService; otp: OtpService; signIn: SignInService; lockout: LockoutService;
   audit: AuditService; proof: IdentifierProof;
   /** The key the one-time-code module stores code HMACs under. */
   codeKey: Buffer;
@@ -39,7 +39,7 @@ const AS_TIMESTAMP: LockErrorOptions = { retryAfter: 'timestamp' };
  * 5 attempts counted before comparison, single use, sent by SMS through the outbox with the code.
  */
 export function createOtpLoginService(deps: Deps) {
-  const { db, clock, config, users, otp, login, lockout, audit, proof, codeKey } = deps;
+  const { db, clock, config, users, otp, signIn, lockout, audit, proof, codeKey } = deps;
   const steps = createLoginSteps(deps);
 
   /** A passwordless account for a phone nobody has. Of two concurrent requests for one phone, the unique index picks one. */
@@ -79,7 +79,7 @@ export function createOtpLoginService(deps: Deps) {
     try {
       await lockout.assertNotLocked(target, AS_TIMESTAMP);
     } catch (err) {
-      await login.failed(identifier, meta, user?.id ?? null, 'account_locked');
+      await signIn.failed(identifier, meta, user?.id ?? null, 'account_locked');
       throw err;
     }
     const now = clock.now();
@@ -88,28 +88,28 @@ export function createOtpLoginService(deps: Deps) {
     const presented = otpHmac(codeKey, input.otp_code, { userId: user?.id ?? 0, purpose: PURPOSE });
     // A code proves the phone it was sent to: if the account's phone changed since, it proves nothing.
     if (!user || !live || live.recipient !== user.phone || !sameHmac(live.code_hmac, presented)) {
-      await login.failed(identifier, meta, user?.id ?? null, 'invalid_code');
+      await signIn.failed(identifier, meta, user?.id ?? null, 'invalid_code');
       await lockout.recordFailure(target, meta, AS_TIMESTAMP);
       throw new AppError('OTP_INVALID');
     }
     if (!canSignIn(user)) {
-      await login.failed(identifier, meta, user.id, failureReasonOf(user));
+      await signIn.failed(identifier, meta, user.id, failureReasonOf(user));
       throw new AppError('OTP_INVALID');
     }
     // The second factor is checked before the code is consumed, so a 2FA_REQUIRED answer leaves it usable for the retry.
-    await steps.restatingLock(user.id, AS_TIMESTAMP, () => login.secondFactor(user, input.totp_code, target, identifier, meta));
+    await steps.restatingLock(user.id, AS_TIMESTAMP, () => signIn.secondFactor(user, input.totp_code, target, identifier, meta));
     const consumed = await db.transaction().execute(async (trx) => {
       const row = await codes.consumeCode(trx, live.id, now);
       return row ? proof.prove(trx, user.id, { kind: 'phone', value: row.recipient }, meta) : null;
     });
     if (!consumed) {
       // A concurrent request with the same code won. The code was right, so this is not counted toward lockout.
-      await login.failed(identifier, meta, user.id, 'code_already_used');
+      await signIn.failed(identifier, meta, user.id, 'code_already_used');
       throw new AppError('OTP_INVALID');
     }
     if (consumed.passwordRevoked) proof.kick();
     const body = await steps.restatingLock(user.id, AS_TIMESTAMP,
-      () => login.completeLogin(user, identifier, input.device_info, meta));
+      () => signIn.completeLogin(user, identifier, input.device_info, meta));
     return { ...body, user: { ...body.user, has_usable_password: user.has_usable_password && !consumed.passwordRevoked } };
   }
 

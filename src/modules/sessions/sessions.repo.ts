@@ -53,12 +53,21 @@ export const insertSessionWithToken = async (db: Executor, session: NewSession) 
 export const lockUserSessions = (db: Executor, userId: number) =>
   db.selectFrom('users').select('id').where('id', '=', userId).forUpdate().executeTakeFirst();
 
-const activeSessions = precompileRows((db: Executor, a: { userId: number; now: Date }) =>
-  db.selectFrom('sessions').select(['id', 'device_id', 'created_at'])
-    .where('user_id', '=', a.userId).where('revoked_at', 'is', null).where('expires_at', '>', a.now)
-    .orderBy('created_at').orderBy('id'), { userId: -1, now: new Date(0) });
+/**
+ * The user's active sessions (not revoked, not expired): what the session and device limits count, here and in the
+ * one-statement login (auth/login.repo.ts).
+ */
+export const activeSessionsOf = (db: Executor, userId: number, now: Date) =>
+  db.selectFrom('sessions').where('user_id', '=', userId).where('revoked_at', 'is', null).where('expires_at', '>', now);
 
-/** Active sessions of a user, oldest first. Every sign-in with a session or device limit reads them. */
+const activeSessions = precompileRows((db: Executor, a: { userId: number; now: Date }) =>
+  activeSessionsOf(db, a.userId, a.now).select(['id', 'device_id', 'created_at']).orderBy('created_at').orderBy('id'),
+{ userId: -1, now: new Date(0) });
+
+/**
+ * Active sessions of a user, oldest first: the order in which the limits end them. Every sign-in with a session or
+ * device limit reads them.
+ */
 export const listActiveSessions = (db: Executor, userId: number, now: Date) => activeSessions(db, { userId, now });
 
 /** The account a session belongs to, or null. */
@@ -91,8 +100,7 @@ export const touchSession = (db: Executor, id: number, now: Date, expiresAt?: Da
   db.updateTable('sessions').set({ last_used_at: now, ...(expiresAt ? { expires_at: expiresAt } : {}) }).where('id', '=', id).execute();
 
 export const countDistinctActiveDevices = (db: Executor, userId: number, now: Date) =>
-  db.selectFrom('sessions').select(sql<number>`count(distinct device_id)`.as('n'))
-    .where('user_id', '=', userId).where('revoked_at', 'is', null).where('expires_at', '>', now)
+  activeSessionsOf(db, userId, now).select(sql<number>`count(distinct device_id)`.as('n'))
     .executeTakeFirstOrThrow().then((r) => Number(r.n));
 
 /** From `at` on, every access token issued before it is refused (whole seconds, as `iat`). */

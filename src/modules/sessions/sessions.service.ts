@@ -12,6 +12,7 @@ import type { KeyService } from '../keys/keys.service.js';
 import type { WebhookEvents } from '../webhooks/webhook-events.service.js';
 import { describeDevice, deviceIdFor } from './device.js';
 import { tokenScopeFor, type ScopeSubject } from './scope.js';
+import { deviceFits, jsLogic, limitsOff, sessionCreatedPayload, sessionFits } from './session-rules.js';
 import * as sessions from './sessions.repo.js';
 import * as tokens from './tokens.repo.js';
 
@@ -62,7 +63,7 @@ export function createSessionService({ db, clock, config, audit, events, keys, d
   const secondsUntil = (d: Date) => Math.max(0, Math.floor((d.getTime() - clock.now().getTime()) / 1000));
 
   /**
-   * An access token with the user's role and permission codes (SDK-COMPAT.md rule 20: for the client to read, never trusted)
+   * An access token with the user's role and permission codes (for the client to read, never trusted: docs/migrating-from-tenxyte.md)
    * and the session's `auth_time` (docs/security.md "Recent authentication").
    */
   async function accessToken(userId: number, sessionId: number, applicationId: number | null, scope: TokenScope, grants: GrantClaims,
@@ -71,25 +72,26 @@ export function createSessionService({ db, clock, config, audit, events, keys, d
       { sub: String(userId), app: applicationId, sid: String(sessionId), scope, grants, authTime }, clock.now(), lifetime);
   }
 
-  /** Device and session limits (DECISIONS.md): deny with 409, or end the oldest device's or session's sessions. */
+  /**
+   * Device and session limits (docs/decisions.md "Sign-in"; the rules are session-rules.ts's, which the one-statement login
+   * checks too): deny with 409, or end the oldest device's or session's sessions.
+   */
   async function enforceLimits(trx: Executor, session: PreparedSession, userLocked: boolean): Promise<void> {
     const { userId, deviceId, now, maxDevices, maxSessions } = session;
-    if (maxDevices <= 0 && maxSessions <= 0) return;
+    if (limitsOff(jsLogic, { maxDevices, maxSessions })) return;
     if (!userLocked) await sessions.lockUserSessions(trx, userId);
     let active = await sessions.listActiveSessions(trx, userId, now);
-    if (maxDevices > 0) {
-      const devices = [...new Set(active.map((s) => s.device_id))]; // oldest first
-      if (!devices.includes(deviceId) && devices.length >= maxDevices) {
-        if (config.DEVICE_LIMIT_ACTION === 'deny') throw new AppError('DEVICE_LIMIT_EXCEEDED');
-        const evicted = new Set(devices.slice(0, devices.length - maxDevices + 1));
-        const ids = active.filter((s) => evicted.has(s.device_id)).map((s) => s.id);
-        await sessions.revokeSessions(trx, ids, now, 'device_limit');
-        await sessions.revokeSessionTokens(trx, ids, now);
-        if (ids.length) await events.emit(trx, 'session.revoked', { user_id: userId, session_ids: ids, reason: 'device_limit' });
-        active = active.filter((s) => !evicted.has(s.device_id));
-      }
+    const devices = [...new Set(active.map((s) => s.device_id))]; // oldest first
+    if (!deviceFits(jsLogic, { maxDevices, knownDevice: devices.includes(deviceId), devices: devices.length })) {
+      if (config.DEVICE_LIMIT_ACTION === 'deny') throw new AppError('DEVICE_LIMIT_EXCEEDED');
+      const evicted = new Set(devices.slice(0, devices.length - maxDevices + 1));
+      const ids = active.filter((s) => evicted.has(s.device_id)).map((s) => s.id);
+      await sessions.revokeSessions(trx, ids, now, 'device_limit');
+      await sessions.revokeSessionTokens(trx, ids, now);
+      if (ids.length) await events.emit(trx, 'session.revoked', { user_id: userId, session_ids: ids, reason: 'device_limit' });
+      active = active.filter((s) => !evicted.has(s.device_id));
     }
-    if (maxSessions > 0 && active.length >= maxSessions) {
+    if (!sessionFits(jsLogic, { maxSessions, sessions: active.length })) {
       if (config.SESSION_LIMIT_ACTION === 'deny') throw new AppError('SESSION_LIMIT_EXCEEDED');
       const ids = active.slice(0, active.length - maxSessions + 1).map((s) => s.id);
       await sessions.revokeSessions(trx, ids, now, 'session_limit');
@@ -109,8 +111,9 @@ export function createSessionService({ db, clock, config, audit, events, keys, d
     const session = prepare(user, deviceInfo, meta);
     await enforceLimits(trx, session, opts.userLocked ?? false);
     const sessionId = await sessions.insertSessionWithToken(trx, { ...session, tokenHash: session.refresh.hash });
-    await events.emit(trx, 'session.created', { user_id: user.id, session_id: sessionId, application_id: meta.applicationId,
-      method: 'method' in meta && typeof meta.method === 'string' ? meta.method : null, scope, ip_address: meta.ip });
+    await events.emit(trx, 'session.created', sessionCreatedPayload({ user_id: user.id, session_id: sessionId,
+      application_id: meta.applicationId, method: 'method' in meta && typeof meta.method === 'string' ? meta.method : null, scope,
+      ip_address: meta.ip }));
     return issue(session, sessionId, scope, opts.grants ?? await tokens.findGrantCodes(trx, user.id), opts.accessLifetime);
   }
 
@@ -221,7 +224,7 @@ export function createSessionService({ db, clock, config, audit, events, keys, d
 
   /**
    * The application a refresh token was issued to: the caller of the root refresh alias when it sends no application
-   * headers (SDK-COMPAT.md rule 1). Null for an unknown token or one issued to no application.
+   * headers (the root refresh alias, docs/migrating-from-tenxyte.md). Null for an unknown token or one issued to no application.
    */
   async function applicationIdOf(raw: string): Promise<number | null> {
     return (await tokens.findRefreshTokenApplication(db, sha256Hex(raw)))?.application_id ?? null;
@@ -249,7 +252,7 @@ export function createSessionService({ db, clock, config, audit, events, keys, d
     });
   }
 
-  /** Blacklists one access token until it expires (DECISIONS.md "Tokens and sessions"). */
+  /** Blacklists one access token until it expires (docs/decisions.md "Sign-in"). */
   async function blacklist(trx: Executor, token: { jti: string; exp: number; sid: string }, userId: number, reason: string) {
     if (!config.TOKEN_BLACKLIST_ENABLED) return;
     await tokens.insertBlacklistEntry(trx, { jti: token.jti, user_id: userId, session_id: Number(token.sid), reason,

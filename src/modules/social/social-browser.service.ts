@@ -7,7 +7,7 @@ import { safeEqual } from '../../security/compare.js';
 import { newOpaqueToken, sha256Hex } from '../../security/random.js';
 import type { Sealer } from '../../security/seal.js';
 import type { ApplicationService } from '../applications/applications.service.js';
-import type { LoginMeta } from '../auth/login.service.js';
+import type { LoginMeta } from '../auth/sign-in.service.js';
 import type { OAuth2Client } from './oauth2-client.js';
 import type { OidcClient } from './oidc-client.js';
 import * as repo from './social-browser.repo.js';

@@ -1,13 +1,13 @@
 import type { Clock } from '../../core/clock.js';
 import { AppError } from '../../core/errors.js';
 import type { Db } from '../../db/database.js';
-import type { LoginMeta, LoginService } from '../auth/login.service.js';
+import type { LoginMeta, SignInService } from '../auth/sign-in.service.js';
 import * as userRepo from '../users/lookup.js';
 import type { UserService } from '../users/users.service.js';
 import type { ProviderIdentity } from './identity.js';
 import * as repo from './social-login.repo.js';
 
-type Deps = { db: Db; clock: Clock; login: LoginService; users: UserService };
+type Deps = { db: Db; clock: Clock; signIn: SignInService; users: UserService };
 
 export interface SocialSignInInput {
   totp_code?: string | undefined;
@@ -21,7 +21,7 @@ const refused = (reason: string) => new AppError('SOCIAL_AUTH_FAILED', { details
  * same verified address (only if that account verified it too), or a new account; then every check of a password
  * login — lockout, bans, second factor, the administrators' 2FA gate, the forced-change scope, device limits.
  */
-export function createSocialLoginService({ db, clock, login, users }: Deps) {
+export function createSocialLoginService({ db, clock, signIn: signInSteps, users }: Deps) {
   /** The account of the identity, linking or creating it; `isNew` when it was created now. */
   async function accountOf(provider: string, identity: ProviderIdentity): Promise<{ userId: number; linkId: number; isNew: boolean }> {
     const linked = await repo.findLinkedUser(db, provider, identity.subject);
@@ -52,9 +52,9 @@ export function createSocialLoginService({ db, clock, login, users }: Deps) {
 
   /** Every check of a password login, then the session: the account may sign in, its second factor, the tokens. */
   async function proceed(user: userRepo.LoginUser, identifier: string, input: SocialSignInInput, meta: LoginMeta) {
-    await login.admitAccount(user, identifier, meta, () => refused('account_disabled'));
-    await login.secondFactor(user, input.totp_code, { userId: user.id, lockedUntil: user.locked_until }, identifier, meta);
-    return login.completeLogin(user, identifier, input.device_info, meta);
+    await signInSteps.admitAccount(user, identifier, meta, () => refused('account_disabled'));
+    await signInSteps.secondFactor(user, input.totp_code, { userId: user.id, lockedUntil: user.locked_until }, identifier, meta);
+    return signInSteps.completeLogin(user, identifier, input.device_info, meta);
   }
 
   const identifierOf = (provider: string, identity: ProviderIdentity) => identity.email ?? `${provider}:${identity.subject}`;
@@ -79,7 +79,7 @@ export function createSocialLoginService({ db, clock, login, users }: Deps) {
     const user = (await userRepo.findUserForLoginById(db, userId))!;
     const identifier = identifierOf(provider, identity);
     if (user.is_2fa_enabled) {
-      await login.admitAccount(user, identifier, meta, () => refused('account_disabled'));
+      await signInSteps.admitAccount(user, identifier, meta, () => refused('account_disabled'));
       return { secondFactorFor: user.id } as const;
     }
     const body = await proceed(user, identifier, {}, meta);

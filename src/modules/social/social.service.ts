@@ -6,7 +6,7 @@ import { aliasField } from '../../core/aliases.js';
 import type { Db } from '../../db/database.js';
 import { sha256Hex } from '../../security/random.js';
 import type { AppContext } from '../applications/applications.service.js';
-import type { LoginMeta } from '../auth/login.service.js';
+import type { LoginMeta } from '../auth/sign-in.service.js';
 import { providerRefusal } from './callback-refusal.js';
 import { ProviderError, type ProviderIdentity } from './identity.js';
 import type { OAuth2Client } from './oauth2-client.js';

@@ -64,7 +64,7 @@ export function createTwoFactorService({ db, clock, config, verifyPassword, audi
     return TOTP_CODE.test(typed) ? acceptTotp(userId, typed) : acceptBackupCode(userId, typed);
   }
 
-  /** The login step (login.service `verifySecondFactor`): a TOTP code or a backup code. */
+  /** The login step (sign-in.service `verifySecondFactor`): a TOTP code or a backup code. */
   const verifyLoginCode = (user: { id: number }, code: string): Promise<boolean> => acceptAnyCode(user.id, code);
 
   /**
