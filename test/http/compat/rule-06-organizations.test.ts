@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { beforeEach, describe, it } from 'node:test';
+import { useTestApp } from '../../helpers/test-app.js';
 import { agentApi, delegate, expectError } from '../agents/helpers.js';
 import { accounts, auditEvents, createOrg, expectStatus, join, ORG_ENV, verifyEmails, type Account } from '../organizations/helpers.js';
 
@@ -9,15 +9,12 @@ const SDK_HEADERS = { 'content-type': 'application/json', accept: 'application/j
 
 /** SDK-COMPAT.md rule 6: the organization family keyed by the slug in the path, beside SPEC.md's routes. */
 describe('SDK-COMPAT rule 6: organizations keyed by slug', () => {
-  let t: TestApp;
+  const t = useTestApp({ env: ORG_ENV });
   let owner: Account;
   let admin: Account;
   let member: Account;
   let outsider: Account;
-  before(async () => { t = await createTestApp({ env: ORG_ENV }); });
-  after(async () => { await t.close(); });
   beforeEach(async () => {
-    await t.reset();
     [owner, admin, member, outsider] = await accounts(t, 'owner', 'admin', 'member', 'outsider');
     await createOrg(t, owner, 'acme');
     await join(t, 'acme', admin, 'admin');

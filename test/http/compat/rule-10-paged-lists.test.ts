@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import { createPermission, createRole } from '../../factories/rbac.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { useTestApp } from '../../helpers/test-app.js';
 import { account, expectStatus, type Account } from '../rbac/helpers.js';
 import { sdk } from './sdk-request.js';
 
@@ -9,12 +9,9 @@ const PAGE_FIELDS = ['count', 'next', 'page', 'page_size', 'previous', 'results'
 
 /** SDK-COMPAT.md rule 10: roles/ and permissions/ stay paged `{count, page, page_size, total_pages, next, previous, results}`. */
 describe('SDK-COMPAT rule 10: role and permission lists stay paged', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let root: Account;
-  before(async () => { t = await createTestApp(); });
-  after(async () => { await t.close(); });
   beforeEach(async () => {
-    await t.reset();
     root = await account(t, { is_superuser: true });
   });
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import { signIn } from '../../factories/sessions.js';
 import { createUser, type TestUser } from '../../factories/users.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { useTestApp } from '../../helpers/test-app.js';
 import { account, auditEvents, expectStatus, grantDirect, type Account } from '../rbac/helpers.js';
 import { SDK_HEADERS, sdk } from './sdk-request.js';
 
@@ -13,13 +13,10 @@ const CONFIRMATION_REQUIRED = { error: 'Send {"confirmation": "REVOKE"} to revok
  * must carry `confirmation: "REVOKE"`.
  */
 describe('SDK-COMPAT rule 13: refresh-token revoke without a body', () => {
-  let t: TestApp;
+  const t = useTestApp({ env: { SVC_AUDIT_LOGGING_ENABLED: 'true' } });
   let operator: Account;
   let ann: TestUser;
-  before(async () => { t = await createTestApp({ env: { SVC_AUDIT_LOGGING_ENABLED: 'true' } }); });
-  after(async () => { await t.close(); });
   beforeEach(async () => {
-    await t.reset();
     operator = await account(t, { email: 'operator@example.com' });
     await grantDirect(t, operator.id, ['security.view', 'audit.view']);
     ann = await createUser(t, { email: 'ann@example.com' });

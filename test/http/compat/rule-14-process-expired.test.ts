@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { beforeEach, describe, it } from 'node:test';
+import { useTestApp } from '../../helpers/test-app.js';
 import { confirmedRequest } from '../deletion/admin-fixtures.js';
 import { account, expectStatus, grantDirect, type Account } from '../rbac/helpers.js';
 import { sdk } from './sdk-request.js';
@@ -13,13 +13,9 @@ const HOUR = 3600;
  * and `details[]` beside SPEC.md's `processed` and `failed`.
  */
 describe('SDK-COMPAT rule 14: process-expired', () => {
-  let t: TestApp;
+  const t = useTestApp({ now: NOW });
   let admin: Account;
-  before(async () => { t = await createTestApp({ now: NOW }); });
-  after(async () => { await t.close(); });
   beforeEach(async () => {
-    await t.reset();
-    t.clock.set(NOW);
     admin = await account(t, { email: 'gdpr-admin@example.com' });
     await grantDirect(t, admin.id, ['gdpr.process']);
   });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import { createPermission } from '../../factories/rbac.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { useTestApp } from '../../helpers/test-app.js';
 import { assertValidation } from '../auth/assertions.js';
 import { account, expectStatus, type Account } from '../rbac/helpers.js';
 import { sdk } from './sdk-request.js';
@@ -11,12 +11,9 @@ import { sdk } from './sdk-request.js';
  * as one `_`, trimmed), and a derived code that clashes answers 400 as a duplicate code does.
  */
 describe('SDK-COMPAT rule 16: role code derived from the name', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let root: Account;
-  before(async () => { t = await createTestApp(); });
-  after(async () => { await t.close(); });
   beforeEach(async () => {
-    await t.reset();
     root = await account(t, { is_superuser: true });
     await createPermission(t.container.db, 'reports.view');
   });

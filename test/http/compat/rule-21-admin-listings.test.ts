@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import { createUser, type TestUser } from '../../factories/users.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { useTestApp } from '../../helpers/test-app.js';
 import { assertValidation } from '../auth/assertions.js';
 import { account, expectStatus, grantDirect, type Account } from '../rbac/helpers.js';
 import { sdk } from './sdk-request.js';
@@ -23,13 +23,10 @@ const ROW_FIELDS: Record<string, string[]> = {
  * audit rows carry SDK `action` codes.
  */
 describe('SDK-COMPAT rule 21: admin listings', () => {
-  let t: TestApp;
+  const t = useTestApp({ env: { SVC_AUDIT_LOGGING_ENABLED: 'true' } });
   let auditor: Account;
   let ann: TestUser;
-  before(async () => { t = await createTestApp({ env: { SVC_AUDIT_LOGGING_ENABLED: 'true' } }); });
-  after(async () => { await t.close(); });
   beforeEach(async () => {
-    await t.reset();
     auditor = await account(t, { email: 'auditor@example.com' });
     await grantDirect(t, auditor.id, ['audit.view']);
     ann = await createUser(t, { email: 'ann@example.com' });

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import { decodeJwt, deviceInfo, signIn } from '../../factories/sessions.js';
 import { enableTotp } from '../../factories/twofactor.js';
 import { createUser, type TestUser } from '../../factories/users.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { useTestApp } from '../../helpers/test-app.js';
 import { GARBAGE, tamper, type SoftAuthenticator } from '../../helpers/webauthn-authenticator.js';
 import { expectStatus } from '../rbac/helpers.js';
 import { authenticateBegin, authenticateComplete, authenticator, PASSKEY_ENV, register, registerBegin, RP_ID, sessionCount,
@@ -11,11 +11,9 @@ import { authenticateBegin, authenticateComplete, authenticator, PASSKEY_ENV, re
 
 /** SPEC.md "Passkeys": `webauthn/authenticate/begin/` and `…/complete/`, a full login in every respect. */
 describe('passkey sign-in', () => {
-  let t: TestApp;
+  const t = useTestApp({ env: { ...PASSKEY_ENV, SVC_AUDIT_LOGGING_ENABLED: 'true' } });
   let ann: TestUser;
   let authn: SoftAuthenticator;
-  before(async () => { t = await createTestApp({ env: { ...PASSKEY_ENV, SVC_AUDIT_LOGGING_ENABLED: 'true' } }); });
-  after(async () => { await t.close(); });
 
   /** An account with one registered passkey; the password session used to register it is ended. */
   async function withPasskey(overrides: Parameters<typeof createUser>[1] = {}, authOpts: Parameters<typeof authenticator>[0] = {}) {
@@ -29,7 +27,6 @@ describe('passkey sign-in', () => {
     return { user, key };
   }
   beforeEach(async () => {
-    await t.reset();
     ({ user: ann, key: authn } = await withPasskey({ first_name: 'Ann' }));
   });
 

@@ -1,22 +1,19 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import type { PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/server';
 import { signIn } from '../../factories/sessions.js';
 import { createUser, type TestUser } from '../../factories/users.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { createTestApp, useTestApp } from '../../helpers/test-app.js';
 import { GARBAGE, tamper } from '../../helpers/webauthn-authenticator.js';
 import { expectStatus } from '../rbac/helpers.js';
 import { authenticator, ORIGIN, PASSKEY_ENV, register, registerBegin, registerComplete, RP_ID } from './helpers.js';
 
 /** SPEC.md "Passkeys": `webauthn/register/begin/` and `…/complete/` with a software authenticator. */
 describe('passkey registration', () => {
-  let t: TestApp;
+  const t = useTestApp({ env: { ...PASSKEY_ENV, SVC_AUDIT_LOGGING_ENABLED: 'true' } });
   let user: TestUser;
   let token: string;
-  before(async () => { t = await createTestApp({ env: { ...PASSKEY_ENV, SVC_AUDIT_LOGGING_ENABLED: 'true' } }); });
-  after(async () => { await t.close(); });
   beforeEach(async () => {
-    await t.reset();
     user = await createUser(t, { email: 'ann@example.com', first_name: 'Ann', last_name: 'Lee' });
     token = (await signIn(t, user)).access_token;
   });

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import { decodeJwt, openSession, signIn } from '../../factories/sessions.js';
 import { createUser, userRow } from '../../factories/users.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { createTestApp, useTestApp } from '../../helpers/test-app.js';
 import { assertError, assertValidation } from '../auth/assertions.js';
 import { clearInbox, loginCodeFor, OTP_LOGIN_ON, otherCode, phoneParts, verifyLoginCode } from '../passwordless/helpers.js';
 
@@ -10,13 +10,10 @@ const PHONE = '+33612345678';
 const CHOSEN = 'violet submarine orchestra';
 
 describe('POST password/set-initial/', () => {
-  let t: TestApp;
-  before(async () => { t = await createTestApp({ env: OTP_LOGIN_ON }); });
+  const t = useTestApp({ env: OTP_LOGIN_ON });
   beforeEach(async () => {
-    await t.reset();
     clearInbox(t);
   });
-  after(async () => { await t.close(); });
 
   const setInitial = (token: string, payload: Record<string, unknown>) =>
     t.api({ method: 'POST', path: 'password/set-initial/', token, payload });

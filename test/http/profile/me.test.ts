@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import { signIn } from '../../factories/sessions.js';
 import { createUser, userRow, type TestUser } from '../../factories/users.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { useTestApp } from '../../helpers/test-app.js';
 import { assertError, assertValidation } from '../auth/assertions.js';
 
 /** SPEC.md "Profile". */
@@ -10,16 +10,13 @@ const PROFILE_FIELDS = ['avatar', 'bio', 'custom_fields', 'date_joined', 'email'
   'language', 'last_login', 'last_name', 'organization_context', 'phone', 'preferences', 'timezone', 'username'];
 
 describe('profile', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let user: TestUser;
   let token: string;
-  before(async () => { t = await createTestApp(); });
   beforeEach(async () => {
-    await t.reset();
     user = await createUser(t, { email: 'ann@example.com', first_name: 'Ann', last_name: 'Lee' });
     token = (await signIn(t, user)).access_token;
   });
-  after(async () => { await t.close(); });
 
   const getMe = () => t.api({ method: 'GET', path: 'me/', token });
   const patchMe = (payload: Record<string, unknown>) => t.api({ method: 'PATCH', path: 'me/', token, payload });

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { assignRole, createPermission, createRole } from '../../factories/rbac.js';
 import { createUser } from '../../factories/users.js';
 import { signIn } from '../../factories/sessions.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { createTestApp, useTestApp } from '../../helpers/test-app.js';
 import { account, grantDirect, permissionDenied, UNAUTHORIZED } from './helpers.js';
 
 /** Every administrative route of this issue, with the permission SPEC.md gives it (`:id` is filled in per test). */
@@ -58,10 +58,7 @@ const MISSING = 999_999;
 const PAST_THE_GUARD = [200, 400, 404];
 
 describe('permission guard', () => {
-  let t: TestApp;
-  before(async () => { t = await createTestApp(); });
-  after(async () => { await t.close(); });
-  beforeEach(async () => { await t.reset(); });
+  const t = useTestApp();
 
   it('answers 401 UNAUTHORIZED on every administrative route without a bearer token', async () => {
     for (const route of ROUTES) {
