@@ -4,7 +4,10 @@ import { signIn } from '../../factories/sessions.js';
 import { enableTotp } from '../../factories/twofactor.js';
 import { createUser, DEFAULT_PASSWORD, userRow, type TestUser } from '../../factories/users.js';
 import { useTestApp } from '../../helpers/test-app.js';
-import { account, auditEvents, expectStatus, grantDirect, NOT_FOUND, permissionDenied, refusedBecause, type Account } from '../rbac/helpers.js';
+import { account, type Account } from '../../factories/accounts.js';
+import { grantDirect } from '../../factories/rbac.js';
+import { expectStatus, NOT_FOUND, permissionDenied, refusedBecause } from '../../helpers/answers.js';
+import { auditEvents } from '../../helpers/audit.js';
 
 const NOW = new Date('2025-03-01T10:00:00.000Z');
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { useTestApp } from '../../helpers/test-app.js';
-import { auditEvents } from '../rbac/helpers.js';
+import { auditEvents } from '../../helpers/audit.js';
 import { account, AGENT_ENV, agentApi, delegate, expectError, expectStatus, grantDirect, userApi, type Account } from './helpers.js';
 
 const NOW = new Date('2025-03-01T10:00:00.000Z');

@@ -2,7 +2,10 @@ import assert from 'node:assert/strict';
 import { beforeEach, describe, it } from 'node:test';
 import { sha256Hex } from '../../../src/security/random.js';
 import { useTestApp } from '../../helpers/test-app.js';
-import { account, auditEvents, expectStatus, grantDirect, NOT_FOUND, permissionDenied, type Account } from '../rbac/helpers.js';
+import { account, type Account } from '../../factories/accounts.js';
+import { grantDirect } from '../../factories/rbac.js';
+import { expectStatus, NOT_FOUND, permissionDenied } from '../../helpers/answers.js';
+import { auditEvents } from '../../helpers/audit.js';
 
 const NOW = new Date('2025-03-01T10:00:00.000Z');
 const APP_AUTH_INVALID = { error: 'Invalid application credentials', code: 'APP_AUTH_INVALID' };

@@ -8,7 +8,8 @@ import { parseSetCookie } from '../../factories/sessions.js';
 import { createUser, DEFAULT_PASSWORD, type TestUser } from '../../factories/users.js';
 import { useTestApp, type TestApp } from '../../helpers/test-app.js';
 import { assertError } from '../auth/assertions.js';
-import { account, expectStatus, type Account } from '../rbac/helpers.js';
+import { account, type Account } from '../../factories/accounts.js';
+import { expectStatus } from '../../helpers/answers.js';
 
 /** DECISIONS.md "Applications": public applications — key only, origin-pinned, refresh tokens in the cookie only. */
 

@@ -8,7 +8,7 @@ import { createTestApp, type TestApp } from '../../helpers/test-app.js';
 import { authenticator, PASSKEY_ENV, register, signInWithPasskey } from '../passkeys/helpers.js';
 import { lastMagicToken, loginCodeFor, MAGIC_LINK_ON, OTP_LOGIN_ON, requestMagicLink, verifyLoginCode,
   verifyMagicLink } from '../passwordless/helpers.js';
-import { expectStatus } from '../rbac/helpers.js';
+import { expectStatus } from '../../helpers/answers.js';
 import { assertError } from './assertions.js';
 
 /** The `auth_time` claim of an access token. */

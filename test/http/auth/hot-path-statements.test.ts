@@ -4,7 +4,7 @@ import { decodeJwt, signIn } from '../../factories/sessions.js';
 import { createUser, type TestUser } from '../../factories/users.js';
 import { statementRecorder } from '../../helpers/statements.js';
 import { createTestApp, type TestApp } from '../../helpers/test-app.js';
-import { expectStatus } from '../rbac/helpers.js';
+import { expectStatus } from '../../helpers/answers.js';
 
 /**
  * What the hot requests cost the database, counted (docs/decisions.md "Database access on the hot paths"): carrying

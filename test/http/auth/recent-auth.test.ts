@@ -6,7 +6,9 @@ import { openSession, signIn } from '../../factories/sessions.js';
 import { enableTotp } from '../../factories/twofactor.js';
 import { createUser, userRow, type TestUser } from '../../factories/users.js';
 import { createTestApp, type TestApp } from '../../helpers/test-app.js';
-import { auditEvents, expectStatus, grantDirect } from '../rbac/helpers.js';
+import { grantDirect } from '../../factories/rbac.js';
+import { expectStatus } from '../../helpers/answers.js';
+import { auditEvents } from '../../helpers/audit.js';
 import { authenticator, PASSKEY_ENV, registerBegin, registerComplete } from '../passkeys/helpers.js';
 import { assertError } from './assertions.js';
 

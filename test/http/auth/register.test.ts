@@ -4,7 +4,7 @@ import { createUser, DEFAULT_PASSWORD } from '../../factories/users.js';
 import { acquireTestDatabase, releaseTestDatabase } from '../../helpers/database.js';
 import { useTestApp, type TestApp } from '../../helpers/test-app.js';
 import { clearInbox, lastEmailCode } from '../otp/helpers.js';
-import { expectStatus } from '../rbac/helpers.js';
+import { expectStatus } from '../../helpers/answers.js';
 import { assertValidation, USER_FIELDS } from './assertions.js';
 
 const register = (t: TestApp, payload: Record<string, unknown>) => t.api({ method: 'POST', path: 'register/', payload });

@@ -6,7 +6,7 @@ import { decodeJwt, parseSetCookie, signIn } from '../../factories/sessions.js';
 import { createUser } from '../../factories/users.js';
 import { createTestApp, useTestApp, type TestApp } from '../../helpers/test-app.js';
 import { assertError } from '../auth/assertions.js';
-import { expectStatus } from '../rbac/helpers.js';
+import { expectStatus } from '../../helpers/answers.js';
 
 const SDK_HEADERS = { 'content-type': 'application/json', accept: 'application/json' };
 const ORIGIN = 'http://localhost:3000'; // the test application's allowed origin

@@ -5,7 +5,7 @@ import { totpNow } from '../../factories/twofactor.js';
 import { createUser, type TestUser } from '../../factories/users.js';
 import { useTestApp } from '../../helpers/test-app.js';
 import { assertError, assertValidation } from '../auth/assertions.js';
-import { expectStatus } from '../rbac/helpers.js';
+import { expectStatus } from '../../helpers/answers.js';
 import { enableThroughApi, NOW, startSetup, status } from '../twofactor/helpers.js';
 
 const SDK_HEADERS = { 'content-type': 'application/json', accept: 'application/json' };

@@ -5,7 +5,7 @@ import { createUser } from '../../factories/users.js';
 import { useTestApp } from '../../helpers/test-app.js';
 import { assertValidation } from '../auth/assertions.js';
 import { clearInbox, lastEmailCode, lastSmsCode } from '../otp/helpers.js';
-import { expectStatus } from '../rbac/helpers.js';
+import { expectStatus } from '../../helpers/answers.js';
 
 const PHONE = '+33612345678';
 const SDK_HEADERS = { 'content-type': 'application/json', accept: 'application/json' };

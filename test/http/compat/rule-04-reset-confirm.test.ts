@@ -4,7 +4,7 @@ import { createUser, type TestUser } from '../../factories/users.js';
 import { useTestApp } from '../../helpers/test-app.js';
 import { assertValidation } from '../auth/assertions.js';
 import { clearInbox, lastEmailCode, lastSmsCode } from '../otp/helpers.js';
-import { expectStatus } from '../rbac/helpers.js';
+import { expectStatus } from '../../helpers/answers.js';
 
 const PHONE = '+33612345678';
 const PHONE_PAIR = { phone_country_code: '+33', phone_number: '612345678' };

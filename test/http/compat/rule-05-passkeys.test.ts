@@ -6,7 +6,7 @@ import { createUser, type TestUser } from '../../factories/users.js';
 import { useTestApp } from '../../helpers/test-app.js';
 import type { SoftAuthenticator } from '../../helpers/webauthn-authenticator.js';
 import { authenticator, PASSKEY_ENV } from '../passkeys/helpers.js';
-import { expectStatus } from '../rbac/helpers.js';
+import { expectStatus } from '../../helpers/answers.js';
 
 /** What the SDK's HTTP client sends on every call (the application headers are added by `t.api`). */
 const SDK_HEADERS = { 'content-type': 'application/json', accept: 'application/json' };

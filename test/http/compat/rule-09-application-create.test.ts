@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { beforeEach, describe, it } from 'node:test';
 import { useTestApp } from '../../helpers/test-app.js';
-import { account, expectStatus, type Account } from '../rbac/helpers.js';
+import { account, type Account } from '../../factories/accounts.js';
+import { expectStatus } from '../../helpers/answers.js';
 import { sdk } from './sdk-request.js';
 
 /** SDK-COMPAT.md rule 9: create and regenerate answer top-level `id`, `client_id`, `client_secret` beside SPEC.md's fields. */

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { beforeEach, describe, it } from 'node:test';
 import { createPermission, createRole } from '../../factories/rbac.js';
 import { useTestApp } from '../../helpers/test-app.js';
-import { account, expectStatus, type Account } from '../rbac/helpers.js';
+import { account, type Account } from '../../factories/accounts.js';
+import { expectStatus } from '../../helpers/answers.js';
 import { sdk } from './sdk-request.js';
 
 const PAGE_FIELDS = ['count', 'next', 'page', 'page_size', 'previous', 'results', 'total_pages'];

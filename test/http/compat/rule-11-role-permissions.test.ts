@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { beforeEach, describe, it } from 'node:test';
 import { createPermission, createRole } from '../../factories/rbac.js';
 import { useTestApp } from '../../helpers/test-app.js';
-import { account, expectStatus, NOT_FOUND, type Account } from '../rbac/helpers.js';
+import { account, type Account } from '../../factories/accounts.js';
+import { expectStatus, NOT_FOUND } from '../../helpers/answers.js';
 import { sdk } from './sdk-request.js';
 
 /** SDK-COMPAT.md rule 11: `GET roles/<id>/permissions/` keeps SPEC.md's `{role_id, role_code, permissions}`. */

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { beforeEach, describe, it } from 'node:test';
-import { createPermission, createRole } from '../../factories/rbac.js';
+import { createPermission, createRole, grantDirect } from '../../factories/rbac.js';
 import { createUser } from '../../factories/users.js';
 import { useTestApp } from '../../helpers/test-app.js';
 import { assertValidation } from '../auth/assertions.js';
-import { account, expectStatus, grantDirect, type Account } from '../rbac/helpers.js';
+import { account, type Account } from '../../factories/accounts.js';
+import { expectStatus } from '../../helpers/answers.js';
 import { sdk } from './sdk-request.js';
 
 /** SDK-COMPAT.md rule 12: `DELETE roles/<id>/permissions/` and `DELETE users/<id>/permissions/` take `{permission_codes}` as JSON. */

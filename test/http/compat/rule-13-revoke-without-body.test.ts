@@ -3,7 +3,10 @@ import { beforeEach, describe, it } from 'node:test';
 import { signIn } from '../../factories/sessions.js';
 import { createUser, type TestUser } from '../../factories/users.js';
 import { useTestApp } from '../../helpers/test-app.js';
-import { account, auditEvents, expectStatus, grantDirect, type Account } from '../rbac/helpers.js';
+import { account, type Account } from '../../factories/accounts.js';
+import { grantDirect } from '../../factories/rbac.js';
+import { expectStatus } from '../../helpers/answers.js';
+import { auditEvents } from '../../helpers/audit.js';
 import { SDK_HEADERS, sdk } from './sdk-request.js';
 
 const CONFIRMATION_REQUIRED = { error: 'Send {"confirmation": "REVOKE"} to revoke this token', code: 'CONFIRMATION_REQUIRED' };

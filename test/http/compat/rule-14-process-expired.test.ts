@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { beforeEach, describe, it } from 'node:test';
 import { useTestApp } from '../../helpers/test-app.js';
 import { confirmedRequest } from '../deletion/admin-fixtures.js';
-import { account, expectStatus, grantDirect, type Account } from '../rbac/helpers.js';
+import { account, type Account } from '../../factories/accounts.js';
+import { grantDirect } from '../../factories/rbac.js';
+import { expectStatus } from '../../helpers/answers.js';
 import { sdk } from './sdk-request.js';
 
 const NOW = new Date('2025-03-01T10:00:00.000Z');

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { startOidcProvider, type TestOidcProvider } from '../../helpers/oidc-provider.js';
 import { createTestApp, type TestApp } from '../../helpers/test-app.js';
-import { expectStatus } from '../rbac/helpers.js';
+import { expectStatus } from '../../helpers/answers.js';
 import { APP_REDIRECT, startProviders } from '../social/helpers.js';
 
 /** What the SDK's HTTP client sends on every call (the application headers are added by `t.api`). */

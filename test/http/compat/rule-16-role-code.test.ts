@@ -3,7 +3,8 @@ import { beforeEach, describe, it } from 'node:test';
 import { createPermission } from '../../factories/rbac.js';
 import { useTestApp } from '../../helpers/test-app.js';
 import { assertValidation } from '../auth/assertions.js';
-import { account, expectStatus, type Account } from '../rbac/helpers.js';
+import { account, type Account } from '../../factories/accounts.js';
+import { expectStatus } from '../../helpers/answers.js';
 import { sdk } from './sdk-request.js';
 
 /**

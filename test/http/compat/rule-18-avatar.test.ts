@@ -6,7 +6,9 @@ import { createUser, userRow, type TestUser } from '../../factories/users.js';
 import { useTestApp } from '../../helpers/test-app.js';
 import { assertError, assertValidation } from '../auth/assertions.js';
 import { deletionRequest } from '../deletion/admin-fixtures.js';
-import { account, expectStatus, grantDirect } from '../rbac/helpers.js';
+import { account } from '../../factories/accounts.js';
+import { grantDirect } from '../../factories/rbac.js';
+import { expectStatus } from '../../helpers/answers.js';
 
 // Real 1×1 images (each decodes in a browser).
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');

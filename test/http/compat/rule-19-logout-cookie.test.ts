@@ -4,7 +4,7 @@ import { parseSetCookie } from '../../factories/sessions.js';
 import { createUser } from '../../factories/users.js';
 import { useTestApp } from '../../helpers/test-app.js';
 import { assertError } from '../auth/assertions.js';
-import { expectStatus } from '../rbac/helpers.js';
+import { expectStatus } from '../../helpers/answers.js';
 
 const SDK_HEADERS = { 'content-type': 'application/json', accept: 'application/json' };
 const ORIGIN = 'http://localhost:3000'; // the test application's allowed origin

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { signAccessToken } from '../../../src/security/jwt.js';
-import { assignRole, createRole } from '../../factories/rbac.js';
+import { assignRole, createRole, grantDirect } from '../../factories/rbac.js';
 import { decodeJwt, signIn } from '../../factories/sessions.js';
 import { createUser } from '../../factories/users.js';
 import { useTestApp, type TestApp } from '../../helpers/test-app.js';
 import { assertError } from '../auth/assertions.js';
-import { expectStatus, grantDirect } from '../rbac/helpers.js';
+import { expectStatus } from '../../helpers/answers.js';
 
 const SDK_HEADERS = { 'content-type': 'application/json', accept: 'application/json' };
 

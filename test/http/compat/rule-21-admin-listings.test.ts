@@ -3,7 +3,9 @@ import { beforeEach, describe, it } from 'node:test';
 import { createUser, type TestUser } from '../../factories/users.js';
 import { useTestApp } from '../../helpers/test-app.js';
 import { assertValidation } from '../auth/assertions.js';
-import { account, expectStatus, grantDirect, type Account } from '../rbac/helpers.js';
+import { account, type Account } from '../../factories/accounts.js';
+import { grantDirect } from '../../factories/rbac.js';
+import { expectStatus } from '../../helpers/answers.js';
 import { sdk } from './sdk-request.js';
 
 const PAGE_FIELDS = ['count', 'next', 'page', 'page_size', 'previous', 'results', 'total_pages'];

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { beforeEach, describe, it } from 'node:test';
 import { createTestApp, useTestApp } from '../../helpers/test-app.js';
 import { accounts, createOrg, expectStatus, join, ORG_ENV, orgApi, type Account } from '../organizations/helpers.js';
-import { grantDirect, permissionDenied, UNAUTHORIZED } from '../rbac/helpers.js';
+import { grantDirect } from '../../factories/rbac.js';
+import { permissionDenied, UNAUTHORIZED } from '../../helpers/answers.js';
 
 /** SPEC.md "Dashboard": GET dashboard/organizations/ (dashboard.view). */
 describe('GET dashboard/organizations/', () => {

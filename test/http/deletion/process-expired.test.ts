@@ -9,7 +9,10 @@ import { createUser, userRow } from '../../factories/users.js';
 import { lines, runCli } from '../../helpers/cli.js';
 import { createScratchDatabase, DATABASE_TARGETS, type ScratchDatabase } from '../../helpers/scratch-db.js';
 import { useTestApp } from '../../helpers/test-app.js';
-import { account, auditEvents, expectStatus, grantDirect, type Account } from '../rbac/helpers.js';
+import { account, type Account } from '../../factories/accounts.js';
+import { grantDirect } from '../../factories/rbac.js';
+import { expectStatus } from '../../helpers/answers.js';
+import { auditEvents } from '../../helpers/audit.js';
 import { columnsContaining, confirmedRequest, deletionRequest, ERIN, personWithData } from './admin-fixtures.js';
 
 const NOW = new Date('2025-03-01T10:00:00.000Z');

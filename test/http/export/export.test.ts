@@ -9,7 +9,8 @@ import { agentApi, delegate, expectError, expectStatus, grantDirect } from '../a
 import { assertError, assertValidation } from '../auth/assertions.js';
 import { requestAndConfirm } from '../deletion/helpers.js';
 import { createOrg, join } from '../organizations/helpers.js';
-import { account, auditEvents } from '../rbac/helpers.js';
+import { account } from '../../factories/accounts.js';
+import { auditEvents } from '../../helpers/audit.js';
 
 const NOW = new Date('2025-03-01T10:00:00.000Z');
 

@@ -5,7 +5,7 @@ import { enableTotp } from '../../factories/twofactor.js';
 import { createUser, type TestUser } from '../../factories/users.js';
 import { useTestApp } from '../../helpers/test-app.js';
 import { GARBAGE, tamper, type SoftAuthenticator } from '../../helpers/webauthn-authenticator.js';
-import { expectStatus } from '../rbac/helpers.js';
+import { expectStatus } from '../../helpers/answers.js';
 import { authenticateBegin, authenticateComplete, authenticator, PASSKEY_ENV, register, registerBegin, RP_ID, sessionCount,
   signInWithPasskey } from './helpers.js';
 

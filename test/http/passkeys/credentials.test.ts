@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { signIn } from '../../factories/sessions.js';
 import { createUser } from '../../factories/users.js';
 import { useTestApp } from '../../helpers/test-app.js';
-import { expectStatus } from '../rbac/helpers.js';
+import { expectStatus } from '../../helpers/answers.js';
 import { authenticator, PASSKEY_ENV, register, signInWithPasskey } from './helpers.js';
 
 /** SPEC.md `webauthn/credentials/`: the caller's passkeys, listed and deleted; never another account's. */

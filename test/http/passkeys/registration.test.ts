@@ -5,7 +5,7 @@ import { signIn } from '../../factories/sessions.js';
 import { createUser, type TestUser } from '../../factories/users.js';
 import { createTestApp, useTestApp } from '../../helpers/test-app.js';
 import { GARBAGE, tamper } from '../../helpers/webauthn-authenticator.js';
-import { expectStatus } from '../rbac/helpers.js';
+import { expectStatus } from '../../helpers/answers.js';
 import { authenticator, ORIGIN, PASSKEY_ENV, register, registerBegin, registerComplete, RP_ID } from './helpers.js';
 
 /** SPEC.md "Passkeys": `webauthn/register/begin/` and `…/complete/` with a software authenticator. */

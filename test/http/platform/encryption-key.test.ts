@@ -7,7 +7,9 @@ import { sealersOf } from '../../../src/modules/encryption/sealers.js';
 import { enableTotp, totpNow } from '../../factories/twofactor.js';
 import { createUser, DEFAULT_PASSWORD, type TestUser } from '../../factories/users.js';
 import { createTestApp, useTestApp } from '../../helpers/test-app.js';
-import { account, auditEvents, expectStatus } from '../rbac/helpers.js';
+import { account } from '../../factories/accounts.js';
+import { expectStatus } from '../../helpers/answers.js';
+import { auditEvents } from '../../helpers/audit.js';
 
 const OLD = 'the encryption key the data was sealed with, 48 bytes';
 const NEW = 'the encryption key it is rotated to, at least 32 bytes';

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { assignRole, createPermission, createRole } from '../../factories/rbac.js';
+import { assignRole, createPermission, createRole, grantDirect } from '../../factories/rbac.js';
 import { createUser } from '../../factories/users.js';
 import { signIn } from '../../factories/sessions.js';
 import { createTestApp, useTestApp } from '../../helpers/test-app.js';
-import { account, grantDirect, permissionDenied, UNAUTHORIZED } from './helpers.js';
+import { account } from '../../factories/accounts.js';
+import { permissionDenied, UNAUTHORIZED } from '../../helpers/answers.js';
 
 /** Every administrative route of this issue, with the permission SPEC.md gives it (`:id` is filled in per test). */
 const ROUTES: Array<{ method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'; path: string; permission: string }> = [

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { beforeEach, describe, it } from 'node:test';
-import { createRole } from '../../factories/rbac.js';
+import { createRole, grantDirect } from '../../factories/rbac.js';
 import { useTestApp } from '../../helpers/test-app.js';
-import { account, auditEvents, expectStatus, grantDirect, NOT_FOUND, permissionDenied, type Account } from './helpers.js';
+import { account, type Account } from '../../factories/accounts.js';
+import { expectStatus, NOT_FOUND, permissionDenied } from '../../helpers/answers.js';
+import { auditEvents } from '../../helpers/audit.js';
 
 const NOW = new Date('2025-03-01T10:00:00.000Z');
 const SYSTEM_CODES = ['applications.manage', 'applications.view', 'audit.view', 'dashboard.view', 'gdpr.admin', 'gdpr.process',

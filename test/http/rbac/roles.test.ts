@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { beforeEach, describe, it } from 'node:test';
-import { createPermission, createRole } from '../../factories/rbac.js';
+import { createPermission, createRole, grantDirect } from '../../factories/rbac.js';
 import { createUser } from '../../factories/users.js';
 import { useTestApp } from '../../helpers/test-app.js';
-import { account, auditEvents, expectStatus, grantDirect, NOT_FOUND, permissionDenied, type Account } from './helpers.js';
+import { account, type Account } from '../../factories/accounts.js';
+import { expectStatus, NOT_FOUND, permissionDenied } from '../../helpers/answers.js';
+import { auditEvents } from '../../helpers/audit.js';
 
 const NOW = new Date('2025-03-01T10:00:00.000Z');
 

@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { beforeEach, describe, it } from 'node:test';
-import { createPermission, createRole } from '../../factories/rbac.js';
+import { createPermission, createRole, grantDirect } from '../../factories/rbac.js';
 import { createUser, type TestUser } from '../../factories/users.js';
 import { useTestApp } from '../../helpers/test-app.js';
-import { account, auditEvents, expectStatus, grantDirect, NOT_FOUND, permissionDenied, refusedBecause, type Account } from './helpers.js';
+import { account, type Account } from '../../factories/accounts.js';
+import { expectStatus, NOT_FOUND, permissionDenied, refusedBecause } from '../../helpers/answers.js';
+import { auditEvents } from '../../helpers/audit.js';
 
 describe('users/<id>/roles/ and users/<id>/permissions/', () => {
   const t = useTestApp({ env: { SVC_AUDIT_LOGGING_ENABLED: 'true' } });

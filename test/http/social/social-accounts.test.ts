@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { beforeEach, describe, it } from 'node:test';
 import { useTestApp } from '../../helpers/test-app.js';
 import { agentApi, delegate } from '../agents/helpers.js';
-import { account, auditEvents, expectStatus, type Account } from '../rbac/helpers.js';
+import { account, type Account } from '../../factories/accounts.js';
+import { expectStatus } from '../../helpers/answers.js';
+import { auditEvents } from '../../helpers/audit.js';
 
 /** DECISIONS.md "Social login": GET me/social-accounts/ and DELETE me/social-accounts/<id>/. */
 describe('me/social-accounts/', () => {
