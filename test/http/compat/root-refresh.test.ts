@@ -22,8 +22,8 @@ function cookieOf(res: LightMyRequestResponse) {
   return cookie;
 }
 
-/** SDK-COMPAT.md rule 1: `POST /auth/refresh/` at the host root, body `{refresh_token}`, read as `access` and `refresh`. */
-describe('rule 1: the root refresh alias with a body token', () => {
+/** SDK compatibility (docs/migrating-from-tenxyte.md): `POST /auth/refresh/` at the host root, body `{refresh_token}`, read as `access` and `refresh`. */
+describe('SDK compatibility: the root refresh alias with a body token', () => {
   const t = useTestApp({ env: { SVC_ROOT_REFRESH_ALIAS: 'true', SVC_REFRESH_TOKEN_ROTATION: 'true' } });
 
   it('refreshes without application headers, answering access and refresh beside access_token and refresh_token', async () => {
@@ -70,8 +70,8 @@ describe('rule 1: the root refresh alias with a body token', () => {
   });
 });
 
-/** SDK-COMPAT.md rule 1 in cookie mode: no body, the cookie on Path `/`, the token's application's Origin rule. */
-describe('rule 1: the root refresh alias in cookie mode', () => {
+/** SDK compatibility (docs/migrating-from-tenxyte.md) in cookie mode: no body, the cookie on Path `/`, the token's application's Origin rule. */
+describe('SDK compatibility: the root refresh alias in cookie mode', () => {
   let t: TestApp;
   before(async () => {
     t = await createTestApp({ env: {
@@ -114,8 +114,8 @@ describe('rule 1: the root refresh alias in cookie mode', () => {
   });
 });
 
-/** SDK-COMPAT.md rule 1: off in `medium` and `robust`, where the root path is unknown. */
-describe('rule 1: the root refresh alias switched off', () => {
+/** SDK compatibility (docs/migrating-from-tenxyte.md): off in `medium` and `robust`, where the root path is unknown. */
+describe('SDK compatibility: the root refresh alias switched off', () => {
   const t = useTestApp({ env: { SVC_SHORTCUT_SECURE_MODE: 'medium' }, reset: false });
 
   it('answers 404 like any unknown path', async () => {

@@ -8,8 +8,8 @@ import { sdk } from './sdk-request.js';
 
 const PAGE_FIELDS = ['count', 'next', 'page', 'page_size', 'previous', 'results', 'total_pages'];
 
-/** SDK-COMPAT.md rule 10: roles/ and permissions/ stay paged `{count, page, page_size, total_pages, next, previous, results}`. */
-describe('SDK-COMPAT rule 10: role and permission lists stay paged', () => {
+/** SDK compatibility (docs/migrating-from-tenxyte.md): roles/ and permissions/ stay paged `{count, page, page_size, total_pages, next, previous, results}`. */
+describe('SDK compatibility: role and permission lists stay paged', () => {
   const t = useTestApp();
   let root: Account;
   beforeEach(async () => {

@@ -6,8 +6,8 @@ import { account, AGENT_ENV, agentApi, expectError, expectStatus, grantDirect, t
 /** What the SDK's HTTP client sends on every call (the application headers are added by `t.api`). */
 const SDK_HEADERS = { 'content-type': 'application/json', accept: 'application/json' };
 
-/** SDK-COMPAT.md rule 8: `circuit_breaker: {max_requests, window_seconds}` on agent token creation. */
-describe('SDK-COMPAT rule 8: breaker keys', () => {
+/** SDK compatibility (docs/migrating-from-tenxyte.md): `circuit_breaker: {max_requests, window_seconds}` on agent token creation. */
+describe('SDK compatibility: breaker keys', () => {
   const t = useTestApp({ env: AGENT_ENV });
   let alice: Account;
   beforeEach(async () => {

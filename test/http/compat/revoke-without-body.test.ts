@@ -12,10 +12,10 @@ import { SDK_HEADERS, sdk } from './sdk-request.js';
 const CONFIRMATION_REQUIRED = { error: 'Send {"confirmation": "REVOKE"} to revoke this token', code: 'CONFIRMATION_REQUIRED' };
 
 /**
- * SDK-COMPAT.md rule 13: `admin/refresh-tokens/<id>/revoke/` without a body revokes; any body sent, `{}` included,
+ * SDK compatibility (docs/migrating-from-tenxyte.md): `admin/refresh-tokens/<id>/revoke/` without a body revokes; any body sent, `{}` included,
  * must carry `confirmation: "REVOKE"`.
  */
-describe('SDK-COMPAT rule 13: refresh-token revoke without a body', () => {
+describe('SDK compatibility: refresh-token revoke without a body', () => {
   const t = useTestApp({ env: { SVC_AUDIT_LOGGING_ENABLED: 'true' } });
   let operator: Account;
   let ann: TestUser;

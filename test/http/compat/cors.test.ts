@@ -11,8 +11,8 @@ const SDK_REQUEST_HEADERS = ['content-type', 'authorization', 'x-access-key', 'x
 
 const listOf = (value: unknown) => String(value ?? '').toLowerCase().split(/,\s*/).filter(Boolean);
 
-/** SDK-COMPAT.md rule 22: CORS allows the SDK's request headers and exposes `Retry-After`. */
-describe('SDK-COMPAT rule 22: CORS', () => {
+/** SDK compatibility (docs/migrating-from-tenxyte.md): CORS allows the SDK's request headers and exposes `Retry-After`. */
+describe('SDK compatibility: CORS', () => {
   const t = useTestApp();
 
   const preflight = (origin: string, method: string, path: string) => t.api({ method: 'OPTIONS', path, appAuth: false, headers: {

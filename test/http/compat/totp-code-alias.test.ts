@@ -10,8 +10,8 @@ import { enableThroughApi, NOW, startSetup, status } from '../twofactor/helpers.
 
 const SDK_HEADERS = { 'content-type': 'application/json', accept: 'application/json' };
 
-/** SDK-COMPAT.md rule 2: 2fa/confirm/, 2fa/disable/ and 2fa/backup-codes/ send `totp_code`, accepted beside `code`. */
-describe('rule 2: totp_code on the 2FA endpoints', () => {
+/** SDK compatibility (docs/migrating-from-tenxyte.md): 2fa/confirm/, 2fa/disable/ and 2fa/backup-codes/ send `totp_code`, accepted beside `code`. */
+describe('SDK compatibility: totp_code on the 2FA endpoints', () => {
   const t = useTestApp({ now: NOW });
   let user: TestUser;
   let token: string;

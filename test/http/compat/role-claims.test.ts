@@ -18,9 +18,9 @@ const refresh = (t: TestApp, refreshToken: string) =>
 const codes = (prefix: string, count: number) =>
   Array.from({ length: count }, (_, i) => `${prefix}.${String(i).padStart(3, '0')}`).reverse();
 
-/** SDK-COMPAT.md rule 20: `hasRole`/`hasPermission` decode `roles[]` and `permissions[]` from the access token. */
+/** SDK compatibility (docs/migrating-from-tenxyte.md): `hasRole`/`hasPermission` decode `roles[]` and `permissions[]` from the access token. */
 for (const rotation of ['true', 'false']) {
-  describe(`rule 20: role and permission claims (refresh-token rotation ${rotation === 'true' ? 'on' : 'off'})`, () => {
+  describe(`SDK compatibility: role and permission claims (refresh-token rotation ${rotation === 'true' ? 'on' : 'off'})`, () => {
     const t = useTestApp({ env: { SVC_REFRESH_TOKEN_ROTATION: rotation } });
 
     it('puts the global role codes and effective permission codes in login and refresh tokens', async () => {
@@ -64,8 +64,8 @@ for (const rotation of ['true', 'false']) {
   });
 }
 
-/** SDK-COMPAT.md rule 20: every access token carries the claims, for the client to read; the server never authorizes from them. */
-describe('rule 20: the other token issuers, and the claims authorize nothing', () => {
+/** SDK compatibility (docs/migrating-from-tenxyte.md): every access token carries the claims, for the client to read; the server never authorizes from them. */
+describe('SDK compatibility: the other token issuers, and the claims authorize nothing', () => {
   const t = useTestApp();
 
   it('refuses a permission the token claims but the user does not hold, and allows one granted since the login', async () => {

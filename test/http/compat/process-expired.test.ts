@@ -11,10 +11,10 @@ const NOW = new Date('2025-03-01T10:00:00.000Z');
 const HOUR = 3600;
 
 /**
- * SDK-COMPAT.md rule 14: process-expired answers `processed_count`, `failed_count`, `skipped_count`, `processing_time`
- * and `details[]` beside SPEC.md's `processed` and `failed`.
+ * SDK compatibility (docs/migrating-from-tenxyte.md): process-expired answers `processed_count`, `failed_count`, `skipped_count`, `processing_time`
+ * and `details[]` beside Gatehouse's `processed` and `failed`.
  */
-describe('SDK-COMPAT rule 14: process-expired', () => {
+describe('SDK compatibility: process-expired', () => {
   const t = useTestApp({ now: NOW });
   let admin: Account;
   beforeEach(async () => {

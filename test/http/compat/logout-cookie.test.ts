@@ -9,8 +9,8 @@ import { expectStatus } from '../../helpers/answers.js';
 const SDK_HEADERS = { 'content-type': 'application/json', accept: 'application/json' };
 const ORIGIN = 'http://localhost:3000'; // the test application's allowed origin
 
-/** SDK-COMPAT.md rule 19: in cookie mode the SDK's logout/ sends `{}`, the refresh token is read from the cookie. */
-describe('rule 19: logout in cookie mode', () => {
+/** SDK compatibility (docs/migrating-from-tenxyte.md): in cookie mode the SDK's logout/ sends `{}`, the refresh token is read from the cookie. */
+describe('SDK compatibility: logout in cookie mode', () => {
   const t = useTestApp({ env: { SVC_REFRESH_TOKEN_COOKIE_ENABLED: 'true' } });
 
   const login = async () => {

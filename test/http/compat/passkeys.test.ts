@@ -19,8 +19,8 @@ const sdkAssertion = (c: AuthenticationResponseJSON) => ({ id: c.id, type: c.typ
   response: { authenticatorData: c.response.authenticatorData, clientDataJSON: c.response.clientDataJSON, signature: c.response.signature,
     userHandle: c.response.userHandle ?? null } });
 
-/** SDK-COMPAT.md rule 5: passkey ceremonies, listing and deletion exactly as the SDK drives them. */
-describe('SDK-COMPAT rule 5: passkeys', () => {
+/** SDK compatibility (docs/migrating-from-tenxyte.md): passkey ceremonies, listing and deletion exactly as the SDK drives them. */
+describe('SDK compatibility: passkeys', () => {
   const t = useTestApp({ env: PASSKEY_ENV });
   let ann: TestUser;
   let token: string;

@@ -5,8 +5,8 @@ import { account, type Account } from '../../factories/accounts.js';
 import { expectStatus } from '../../helpers/answers.js';
 import { sdk } from './sdk-request.js';
 
-/** SDK-COMPAT.md rule 9: create and regenerate answer top-level `id`, `client_id`, `client_secret` beside SPEC.md's fields. */
-describe('SDK-COMPAT rule 9: application create', () => {
+/** SDK compatibility (docs/migrating-from-tenxyte.md): create and regenerate answer top-level `id`, `client_id`, `client_secret` beside Gatehouse's own fields. */
+describe('SDK compatibility: application create', () => {
   const t = useTestApp();
   let root: Account;
   beforeEach(async () => {

@@ -8,8 +8,8 @@ import { account, type Account } from '../../factories/accounts.js';
 import { expectStatus } from '../../helpers/answers.js';
 import { sdk } from './sdk-request.js';
 
-/** SDK-COMPAT.md rule 12: `DELETE roles/<id>/permissions/` and `DELETE users/<id>/permissions/` take `{permission_codes}` as JSON. */
-describe('SDK-COMPAT rule 12: DELETE with a JSON body', () => {
+/** SDK compatibility (docs/migrating-from-tenxyte.md): `DELETE roles/<id>/permissions/` and `DELETE users/<id>/permissions/` take `{permission_codes}` as JSON. */
+describe('SDK compatibility: DELETE with a JSON body', () => {
   const t = useTestApp();
   let root: Account;
   beforeEach(async () => {

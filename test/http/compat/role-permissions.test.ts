@@ -6,8 +6,8 @@ import { account, type Account } from '../../factories/accounts.js';
 import { expectStatus, NOT_FOUND } from '../../helpers/answers.js';
 import { sdk } from './sdk-request.js';
 
-/** SDK-COMPAT.md rule 11: `GET roles/<id>/permissions/` keeps SPEC.md's `{role_id, role_code, permissions}`. */
-describe('SDK-COMPAT rule 11: role permissions', () => {
+/** SDK compatibility (docs/migrating-from-tenxyte.md): `GET roles/<id>/permissions/` keeps Gatehouse's `{role_id, role_code, permissions}`. */
+describe('SDK compatibility: role permissions', () => {
   const t = useTestApp();
   let root: Account;
   beforeEach(async () => {

@@ -35,8 +35,8 @@ async function multipart(parts: Part[]) {
 
 const file = (bytes: Buffer, filename = 'me.png', type = 'image/png') => ({ bytes, filename, type });
 
-/** SDK-COMPAT.md rule 18: `PATCH me/` may be multipart with a file `avatar`, served back at `/media/avatars/<name>`. */
-describe('rule 18: avatar upload', () => {
+/** SDK compatibility (docs/migrating-from-tenxyte.md): `PATCH me/` may be multipart with a file `avatar`, served back at `/media/avatars/<name>`. */
+describe('SDK compatibility: avatar upload', () => {
   const t = useTestApp({ env: { SVC_SECURITY_HEADERS_ENABLED: 'true' } });
   let user: TestUser;
   let token: string;

@@ -21,10 +21,10 @@ const ROW_FIELDS: Record<string, string[]> = {
 };
 
 /**
- * SDK-COMPAT.md rule 21: admin/login-attempts/, audit-logs/, refresh-tokens/ and blacklisted-tokens/ are paged lists;
+ * SDK compatibility (docs/migrating-from-tenxyte.md): admin/login-attempts/, audit-logs/, refresh-tokens/ and blacklisted-tokens/ are paged lists;
  * audit rows carry SDK `action` codes.
  */
-describe('SDK-COMPAT rule 21: admin listings', () => {
+describe('SDK compatibility: admin listings', () => {
   const t = useTestApp({ env: { SVC_AUDIT_LOGGING_ENABLED: 'true' } });
   let auditor: Account;
   let ann: TestUser;

@@ -6,8 +6,8 @@ import { account, AGENT_ENV, expectError, expectStatus, grantDirect, type Accoun
 /** What the SDK's HTTP client sends on every call (the application headers are added by `t.api`). */
 const SDK_HEADERS = { 'content-type': 'application/json', accept: 'application/json' };
 
-/** SDK-COMPAT.md rule 23: the agent-token answers the SDK reads. */
-describe('SDK-COMPAT rule 23: agent answers', () => {
+/** SDK compatibility (docs/migrating-from-tenxyte.md): the agent-token answers the SDK reads. */
+describe('SDK compatibility: agent answers', () => {
   const t = useTestApp({ env: AGENT_ENV });
   let alice: Account;
   let tokenId: number;

@@ -7,8 +7,8 @@ import { account, AGENT_ENV, agentApi, delegate, expectError, expectStatus, gran
 /** What the SDK's HTTP client sends on every call (the application headers are added by `t.api`). */
 const SDK_HEADERS = { 'content-type': 'application/json', accept: 'application/json' };
 
-/** SDK-COMPAT.md rule 7: a pending action decided by its confirmation token, `{token}` to confirm/ or deny/. */
-describe('SDK-COMPAT rule 7: approvals by token', () => {
+/** SDK compatibility (docs/migrating-from-tenxyte.md): a pending action decided by its confirmation token, `{token}` to confirm/ or deny/. */
+describe('SDK compatibility: approvals by token', () => {
   const t = useTestApp({ env: AGENT_ENV });
   let alice: Account;
   let carol: Account;

@@ -11,8 +11,8 @@ const PHONE_PAIR = { phone_country_code: '+33', phone_number: '612345678' };
 const NEW_PASSWORD = 'violet submarine orchestra';
 const SDK_HEADERS = { 'content-type': 'application/json', accept: 'application/json' };
 
-/** SDK-COMPAT.md rule 4: password/reset/confirm/ sends `confirm_password`, which must equal `new_password`. */
-describe('rule 4: confirm_password on password/reset/confirm/', () => {
+/** SDK compatibility (docs/migrating-from-tenxyte.md): password/reset/confirm/ sends `confirm_password`, which must equal `new_password`. */
+describe('SDK compatibility: confirm_password on password/reset/confirm/', () => {
   const t = useTestApp();
   let user: TestUser;
   beforeEach(async () => {

@@ -10,8 +10,8 @@ import { expectStatus } from '../../helpers/answers.js';
 const PHONE = '+33612345678';
 const SDK_HEADERS = { 'content-type': 'application/json', accept: 'application/json' };
 
-/** SDK-COMPAT.md rule 3: otp/request/ sends `{type: "email_verification" | "phone_verification"}` beside `otp_type`. */
-describe('rule 3: type on otp/request/', () => {
+/** SDK compatibility (docs/migrating-from-tenxyte.md): otp/request/ sends `{type: "email_verification" | "phone_verification"}` beside `otp_type`. */
+describe('SDK compatibility: type on otp/request/', () => {
   const t = useTestApp();
   let token: string;
   beforeEach(async () => {
