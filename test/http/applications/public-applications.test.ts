@@ -11,7 +11,7 @@ import { assertError } from '../auth/assertions.js';
 import { account, type Account } from '../../factories/accounts.js';
 import { expectStatus } from '../../helpers/answers.js';
 
-/** DECISIONS.md "Applications": public applications — key only, origin-pinned, refresh tokens in the cookie only. */
+/** docs/decisions.md "Public applications": public applications — key only, origin-pinned, refresh tokens in the cookie only. */
 
 const PUBLIC_URL = 'http://gatehouse.test:8000';
 const OWN_HOST = 'gatehouse.test:8000';
@@ -371,7 +371,7 @@ describe('public applications', () => {
   });
 });
 
-/** SDK-COMPAT.md rule 1: without application headers the token's application is the caller, and its origin rule holds. */
+/** The SDK's root refresh (docs/migrating-from-tenxyte.md): without application headers the token's application is the caller, and its origin rule holds. */
 describe('public applications at the root refresh alias', () => {
   const t = useTestApp({ env: { ...ENV, SVC_ROOT_REFRESH_ALIAS: 'true' } });
   let spa: PublicApp;

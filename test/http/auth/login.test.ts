@@ -19,7 +19,7 @@ after(releaseTestDatabase);
 describe('password logins', () => {
   const t = useTestApp();
 
-  it('logs in by email and answers the token response of SPEC.md', async () => {
+  it('logs in by email and answers the documented token response', async () => {
     const user = await createUser(t, { email: 'ann@example.com', first_name: 'Ann' });
     const res = await loginEmail(t, { email: 'ann@example.com', password: DEFAULT_PASSWORD,
       device_info: 'v=1|os=macOS 14.5|device=MacBook Pro|app=Acme 2.1' });

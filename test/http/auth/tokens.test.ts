@@ -11,7 +11,7 @@ after(releaseTestDatabase);
 describe('access token claims', () => {
   const t = useTestApp({ now: new Date('2030-05-06T07:08:09.500Z') });
 
-  it('is an HS256 JWT carrying exactly the claims of DECISIONS.md and no personal data', async () => {
+  it('is an HS256 JWT carrying exactly the documented claims (docs/authentication.md "Tokens") and no personal data', async () => {
     const user = await createUser(t, { email: 'ann@example.com', first_name: 'Ann', phone: '+14155552671' });
     const tokens = await signIn(t, user);
     const { header, payload } = decodeJwt(tokens.access_token);

@@ -11,7 +11,7 @@ import {
 /** A Wednesday, noon UTC: today is the 18th, the week started on Monday the 16th, the 30 days on 17 February. */
 const NOW = '2026-03-18T12:00:00.000Z';
 
-/** SPEC.md "Dashboard": GET dashboard/auth/ (dashboard.view). */
+/** docs/dashboard.md: GET dashboard/auth/ (dashboard.view). */
 describe('GET dashboard/auth/', () => {
   let t: TestApp;
   let viewer: TestUser;

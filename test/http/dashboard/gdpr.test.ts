@@ -9,7 +9,7 @@ import { accountAt, at, auditAt, createViewer, DASHBOARD_ENV, expectStatus, getA
 /** Wednesday 18 March, noon UTC: today started at midnight, the month on the 1st. */
 const NOW = '2026-03-18T12:00:00.000Z';
 
-/** SPEC.md "Dashboard": GET dashboard/gdpr/ (dashboard.view). */
+/** docs/dashboard.md: GET dashboard/gdpr/ (dashboard.view). */
 describe('GET dashboard/gdpr/', () => {
   const t = useTestApp({ now: new Date(NOW), env: DASHBOARD_ENV });
   let viewer: TestUser;

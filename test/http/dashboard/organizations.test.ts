@@ -5,7 +5,7 @@ import { accounts, createOrg, expectStatus, join, ORG_ENV, orgApi, type Account 
 import { grantDirect } from '../../factories/rbac.js';
 import { permissionDenied, UNAUTHORIZED } from '../../helpers/answers.js';
 
-/** SPEC.md "Dashboard": GET dashboard/organizations/ (dashboard.view). */
+/** docs/dashboard.md: GET dashboard/organizations/ (dashboard.view). */
 describe('GET dashboard/organizations/', () => {
   const t = useTestApp({ env: ORG_ENV });
   const api = orgApi(t);

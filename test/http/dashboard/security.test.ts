@@ -8,7 +8,7 @@ import { accountAt, at, auditAt, createViewer, DASHBOARD_ENV, emailLogin, expect
 /** Noon UTC: the last 24 hours start at noon on the 17th, the last 7 days at noon on the 11th. */
 const NOW = '2026-03-18T12:00:00.000Z';
 
-/** SPEC.md "Dashboard": GET dashboard/security/ (dashboard.view). */
+/** docs/dashboard.md: GET dashboard/security/ (dashboard.view). */
 describe('GET dashboard/security/', () => {
   let t: TestApp;
   let viewer: TestUser;

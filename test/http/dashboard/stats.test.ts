@@ -18,7 +18,7 @@ const NOW = '2026-03-18T12:00:00.000Z';
 const WEEK = ['2026-03-12', '2026-03-13', '2026-03-14', '2026-03-15', '2026-03-16', '2026-03-17', '2026-03-18'];
 const chartOf = (counts: number[], days = WEEK) => days.map((date, i) => ({ date, count: counts[i] }));
 
-/** SPEC.md "Dashboard": GET dashboard/stats/ (dashboard.view). */
+/** docs/dashboard.md: GET dashboard/stats/ (dashboard.view). */
 describe('GET dashboard/stats/', () => {
   let t: TestApp;
   let viewer: TestUser;

@@ -53,7 +53,7 @@ describe('admin deletion requests', () => {
   const ids = (body: { results: { id: number }[] }) => body.results.map((r) => r.id);
 
   describe('GET admin/deletion-requests/ and <id>/', () => {
-    it('lists SPEC.md\'s Deletion request, paged, and reads one by id', async () => {
+    it('lists the deletion requests, paged, and reads one by id', async () => {
       const ann = await createUser(t, { email: 'ann@example.com' });
       const id = await deletionRequest(t, ann, { status: 'confirmed', requestedAt: at('2025-02-20T08:00:00Z'), graceEndsAt: addSeconds(NOW, 60) });
       const body = await list();

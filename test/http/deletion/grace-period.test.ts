@@ -14,7 +14,7 @@ const START = new Date('2026-03-01T10:00:00Z');
 const DAY = 86_400;
 
 /**
- * DECISIONS.md "Account deletion and export": during the grace period a login that passes every check answers a
+ * docs/decisions.md "Account deletion": during the grace period a login that passes every check answers a
  * `deletion_pending` token without refresh token; cancel reactivates; status tracks the request.
  */
 describe('the grace period: deletion_pending sign-in, cancel-account-deletion/, account-deletion-status/', () => {

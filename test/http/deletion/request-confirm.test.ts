@@ -8,7 +8,7 @@ import {
 
 const ENV = { SVC_MAX_LOGIN_ATTEMPTS: '3', SVC_ACCOUNT_DELETION_CONFIRMATION_LIFETIME: '3600' };
 
-/** SPEC.md "Deletion request (status)": request (→ pending, → confirmation_sent) and confirm (→ confirmed). */
+/** The deletion request's status (docs/privacy.md): request (→ pending, → confirmation_sent) and confirm (→ confirmed). */
 describe('request-account-deletion/ and confirm-account-deletion/', () => {
   const t = useTestApp({ env: ENV, now: new Date('2026-03-01T10:00:00Z') });
   let ann: Account;

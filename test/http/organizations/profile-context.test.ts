@@ -7,7 +7,7 @@ const OWNER_PERMISSIONS = ['org.manage', 'org.members.invite', 'org.members.mana
 const ADMIN_PERMISSIONS = ['org.members.invite', 'org.members.manage', 'org.view'];
 const EMPTY_CONTEXT = { current_org: null, roles: [], permissions: [] };
 
-/** DECISIONS.md "Organizations": `me/` and `me/roles/` with and without X-Org-Slug. */
+/** docs/organizations.md: `me/` and `me/roles/` with and without X-Org-Slug. */
 describe('organization context of me/ and me/roles/', () => {
   const t = useTestApp({ env: ORG_ENV });
   const api = orgApi(t);

@@ -9,7 +9,7 @@ import { expectStatus } from '../../helpers/answers.js';
 import { authenticateBegin, authenticateComplete, authenticator, PASSKEY_ENV, register, registerBegin, RP_ID, sessionCount,
   signInWithPasskey } from './helpers.js';
 
-/** SPEC.md "Passkeys": `webauthn/authenticate/begin/` and `…/complete/`, a full login in every respect. */
+/** docs/passkeys.md: `webauthn/authenticate/begin/` and `…/complete/`, a full login in every respect. */
 describe('passkey sign-in', () => {
   const t = useTestApp({ env: { ...PASSKEY_ENV, SVC_AUDIT_LOGGING_ENABLED: 'true' } });
   let ann: TestUser;
@@ -30,7 +30,7 @@ describe('passkey sign-in', () => {
     ({ user: ann, key: authn } = await withPasskey({ first_name: 'Ann' }));
   });
 
-  it('begins with an address: SPEC.md\'s request options with the account\'s passkeys, challenge_id and publicKey', async () => {
+  it('begins with an address: the documented request options with the account\'s passkeys, challenge_id and publicKey', async () => {
     const res = expectStatus(await authenticateBegin(t, { email: ann.email! }), 200);
     const { challenge_id, publicKey, ...flat } = res;
     assert.deepEqual(publicKey, flat);
@@ -40,7 +40,7 @@ describe('passkey sign-in', () => {
     assert.deepEqual(flat.allowCredentials.map((c: { id: string; type: string }) => [c.id, c.type]), [[authn.credentials[0]!.id, 'public-key']]);
   });
 
-  it('signs in: SPEC.md\'s access, refresh, user, message, credential_used plus the usual token response', async () => {
+  it('signs in: the documented access, refresh, user, message, credential_used plus the usual token response', async () => {
     const { res } = await signInWithPasskey(t, authn, { email: ann.email! });
     const body = expectStatus(res, 200);
     assert.equal(body.access, body.access_token);

@@ -6,7 +6,7 @@ import { useTestApp } from '../../helpers/test-app.js';
 import { expectStatus } from '../../helpers/answers.js';
 import { authenticator, PASSKEY_ENV, register, signInWithPasskey } from './helpers.js';
 
-/** SPEC.md `webauthn/credentials/`: the caller's passkeys, listed and deleted; never another account's. */
+/** `webauthn/credentials/` (docs/passkeys.md): the caller's passkeys, listed and deleted; never another account's. */
 describe('webauthn/credentials/', () => {
   const t = useTestApp({ env: { ...PASSKEY_ENV, SVC_AUDIT_LOGGING_ENABLED: 'true' } });
 
@@ -29,7 +29,7 @@ describe('webauthn/credentials/', () => {
     return { user, token, ids };
   }
 
-  it('lists the caller\'s passkeys with SPEC.md\'s listing fields and a count', async () => {
+  it('lists the caller\'s passkeys with the documented listing fields and a count', async () => {
     const { token } = await account('ann@example.com', 2);
     await account('bob@example.com', 1);
     const body = expectStatus(await list(token), 200);

@@ -8,7 +8,7 @@ import { GARBAGE, tamper } from '../../helpers/webauthn-authenticator.js';
 import { expectStatus } from '../../helpers/answers.js';
 import { authenticator, ORIGIN, PASSKEY_ENV, register, registerBegin, registerComplete, RP_ID } from './helpers.js';
 
-/** SPEC.md "Passkeys": `webauthn/register/begin/` and `…/complete/` with a software authenticator. */
+/** docs/passkeys.md: `webauthn/register/begin/` and `…/complete/` with a software authenticator. */
 describe('passkey registration', () => {
   const t = useTestApp({ env: { ...PASSKEY_ENV, SVC_AUDIT_LOGGING_ENABLED: 'true' } });
   let user: TestUser;
@@ -20,7 +20,7 @@ describe('passkey registration', () => {
 
   const credentials = () => t.container.db.selectFrom('webauthn_credentials').selectAll().execute();
 
-  it('answers SPEC.md\'s creation options, challenge_id and the publicKey copy', async () => {
+  it('answers the documented creation options, challenge_id and the publicKey copy', async () => {
     const options = await registerBegin(t, token);
     const { challenge_id, publicKey, ...flat } = options;
     assert.deepEqual(publicKey, flat, 'publicKey holds the same options');
@@ -42,7 +42,7 @@ describe('passkey registration', () => {
     assert.equal(row.expires_at.getTime() - row.created_at.getTime() <= 300_000 + 1000, true);
   });
 
-  it('registers a passkey: 201 with SPEC.md\'s record, stored with its public key, counter, flags and handle', async () => {
+  it('registers a passkey: 201 with the documented record, stored with its public key, counter, flags and handle', async () => {
     const authn = authenticator({ backupEligible: true, backedUp: true });
     const { res, options, credential } = await register(t, token, authn, { device_name: 'Work laptop' });
     const body = expectStatus(res, 201);

@@ -83,7 +83,7 @@ describe('POST password/set-initial/', () => {
   });
 
   it('takes a password_change_only token: the provisioned passwordless account leaves the forced flow with a full pair', async () => {
-    // SPEC.md "Forced password change flow", second row: invited without password, must_change_password=true.
+    // A forced password change for an account invited without a password (must_change_password=true).
     const invited = await createUser(t, { email: 'invited@example.com', phone: PHONE, password: null, must_change_password: true });
     const login = await verifyLoginCode(t, PHONE, await loginCodeFor(t, PHONE));
     assert.equal(login.statusCode, 200, login.body);

@@ -5,7 +5,7 @@ import { createUser, userRow, type TestUser } from '../../factories/users.js';
 import { useTestApp } from '../../helpers/test-app.js';
 import { assertError, assertValidation } from '../auth/assertions.js';
 
-/** SPEC.md "Profile". */
+/** The profile endpoints (docs/authentication.md "Profile"). */
 const PROFILE_FIELDS = ['avatar', 'bio', 'custom_fields', 'date_joined', 'email', 'first_name', 'id', 'is_active', 'is_verified',
   'language', 'last_login', 'last_name', 'organization_context', 'phone', 'preferences', 'timezone', 'username'];
 
@@ -22,7 +22,7 @@ describe('profile', () => {
   const patchMe = (payload: Record<string, unknown>) => t.api({ method: 'PATCH', path: 'me/', token, payload });
 
   describe('GET me/', () => {
-    it('answers the profile of SPEC.md with an integer id', async () => {
+    it('answers the documented profile with an integer id', async () => {
       const res = await getMe();
       assert.equal(res.statusCode, 200, res.body);
       const body = res.json();

@@ -7,7 +7,7 @@ import { createTestApp, useTestApp } from '../../helpers/test-app.js';
 import { account } from '../../factories/accounts.js';
 import { permissionDenied, UNAUTHORIZED } from '../../helpers/answers.js';
 
-/** Every administrative route of this issue, with the permission SPEC.md gives it (`:id` is filled in per test). */
+/** Every administrative route of this issue, with the permission docs/access-control.md gives it (`:id` is filled in per test). */
 const ROUTES: Array<{ method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'; path: string; permission: string }> = [
   { method: 'GET', path: 'permissions/', permission: 'permissions.view' },
   { method: 'POST', path: 'permissions/', permission: 'permissions.manage' },
@@ -79,7 +79,7 @@ describe('permission guard', () => {
     }
   });
 
-  it('lets through, on each route, a user holding exactly the permission SPEC.md names (and no other)', async () => {
+  it('lets through, on each route, a user holding exactly the permission the route requires (and no other)', async () => {
     for (const route of ROUTES) {
       const user = await createUser(t);
       await grantDirect(t, user.id, [route.permission]);

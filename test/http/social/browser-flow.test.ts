@@ -12,7 +12,7 @@ import { APP_REDIRECT, serviceCallback, socialLogin, startProviders } from './he
 const ALICE = { email: 'alice@example.com', email_verified: true, given_name: 'Alice', family_name: 'Liddell' };
 const COOKIE = 'gatehouse_social_state';
 
-/** DECISIONS.md "Social login": authorize/ → provider → callback/ → 302 to the application, with real providers on loopback. */
+/** docs/social-login.md: authorize/ → provider → callback/ → 302 to the application, with real providers on loopback. */
 describe('the browser social-login flow', () => {
   let t: TestApp;
   let fragment: TestApp;

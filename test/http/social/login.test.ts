@@ -9,7 +9,7 @@ import { APP_REDIRECT, pkce, socialLogin, startProviders } from './helpers.js';
 
 const ALICE = { email: 'alice@example.com', email_verified: true, given_name: 'Alice', family_name: 'Liddell' };
 
-/** SPEC.md `POST social/<provider>/` against a real OpenID provider and a GitHub-shaped server on loopback. */
+/** `POST social/<provider>/` (docs/social-login.md) against a real OpenID provider and a GitHub-shaped server on loopback. */
 describe('POST social/<provider>/', () => {
   let t: TestApp;
   let providers: Awaited<ReturnType<typeof startProviders>>;

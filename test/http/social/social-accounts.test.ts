@@ -6,7 +6,7 @@ import { account, type Account } from '../../factories/accounts.js';
 import { expectStatus } from '../../helpers/answers.js';
 import { auditEvents } from '../../helpers/audit.js';
 
-/** DECISIONS.md "Social login": GET me/social-accounts/ and DELETE me/social-accounts/<id>/. */
+/** docs/social-login.md: GET me/social-accounts/ and DELETE me/social-accounts/<id>/. */
 describe('me/social-accounts/', () => {
   const t = useTestApp({ env: { SVC_AUDIT_LOGGING_ENABLED: 'true' } });
   let ann: Account;

@@ -11,7 +11,7 @@ import {
 } from './helpers.js';
 import { WebhookReceiver } from './receiver.js';
 
-/** DECISIONS.md "Webhooks": delivery, retries with backoff, the deliveries list, replay, the ping, and the guard at delivery. */
+/** docs/webhooks.md: delivery, retries with backoff, the deliveries list, replay, the ping, and the guard at delivery. */
 describe('webhook delivery', () => {
   let t: TestApp;
   let receiver: WebhookReceiver;
