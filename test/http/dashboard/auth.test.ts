@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { before, beforeEach, describe, it } from 'node:test';
 import { enableTotp } from '../../factories/twofactor.js';
 import type { TestUser } from '../../factories/users.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { useTestApp } from '../../helpers/test-app.js';
 import { clearInbox } from '../passwordless/helpers.js';
 import {
   accountAt, at, createViewer, DASHBOARD_ENV, emailLogin, expectStatus, getAs, magicLinkLogin, otpLogin, permissionDenied, phoneLogin,
@@ -13,14 +13,9 @@ const NOW = '2026-03-18T12:00:00.000Z';
 
 /** docs/dashboard.md: GET dashboard/auth/ (dashboard.view). */
 describe('GET dashboard/auth/', () => {
-  let t: TestApp;
+  const t = useTestApp({ now: new Date(NOW), env: { ...DASHBOARD_ENV, SVC_JWT_REFRESH_TOKEN_LIFETIME: String(7 * 86_400) } });
   let viewer: TestUser;
-  before(async () => {
-    t = await createTestApp({ now: new Date(NOW), env: { ...DASHBOARD_ENV, SVC_JWT_REFRESH_TOKEN_LIFETIME: String(7 * 86_400) } });
-  });
-  after(async () => { await t.close(); });
   beforeEach(async () => {
-    await t.reset();
     clearInbox(t);
     viewer = await createViewer(t);
   });

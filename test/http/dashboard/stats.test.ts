@@ -5,7 +5,7 @@ import { createApplication } from '../../factories/applications.js';
 import type { TestUser } from '../../factories/users.js';
 import { sql } from 'kysely';
 import { JOBS } from '../../../src/jobs/registry.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { useTestApp } from '../../helpers/test-app.js';
 import { clearInbox } from '../passwordless/helpers.js';
 import { join } from '../organizations/helpers.js';
 import {
@@ -20,14 +20,9 @@ const chartOf = (counts: number[], days = WEEK) => days.map((date, i) => ({ date
 
 /** docs/dashboard.md: GET dashboard/stats/ (dashboard.view). */
 describe('GET dashboard/stats/', () => {
-  let t: TestApp;
+  const t = useTestApp({ now: new Date(NOW), env: { ...DASHBOARD_ENV, SVC_JWT_REFRESH_TOKEN_LIFETIME: String(7 * 86_400) } });
   let viewer: TestUser;
-  before(async () => {
-    t = await createTestApp({ now: new Date(NOW), env: { ...DASHBOARD_ENV, SVC_JWT_REFRESH_TOKEN_LIFETIME: String(7 * 86_400) } });
-  });
-  after(async () => { await t.close(); });
   beforeEach(async () => {
-    await t.reset();
     clearInbox(t);
     viewer = await createViewer(t);
   });
