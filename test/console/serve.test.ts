@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { seed, seedOptionsOf } from '../../src/db/seed/seed.js';
 import { CONSOLE_CSP } from '../../src/modules/console/console.routes.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { createTestApp, useTestApp, type TestApp } from '../helpers/test-app.js';
 
 // The console is served from console/dist, which `npm run build` (run by `npm ci`) produces.
 
@@ -77,9 +77,7 @@ describe('the console at /console/ (SVC_CONSOLE_ENABLED on)', () => {
 });
 
 describe('the console with SVC_CONSOLE_ENABLED off', () => {
-  let t: TestApp;
-  before(async () => { t = await createTestApp({ env: { SVC_CONSOLE_ENABLED: 'false' } }); });
-  after(async () => { await t.close(); });
+  const t = useTestApp({ env: { SVC_CONSOLE_ENABLED: 'false' }, reset: false });
 
   it('is not served: 404 FEATURE_DISABLED naming SVC_CONSOLE_ENABLED', async () => {
     for (const url of ['/console/', '/console/config.json', '/console/assets/index.js']) {

@@ -19,7 +19,7 @@ export async function setAllowedOrigins(t: TestApp, applicationId: number, origi
 }
 
 /**
- * A public application (DECISIONS.md "Applications") created through the application service: key only, pinned to
+ * A public application (docs/decisions.md "Public applications") created through the application service: key only, pinned to
  * `allowed_origins`. Answers its id, key and request headers (the key alone: a browser sends its Origin itself).
  */
 export async function createPublicApplication(t: TestApp, input: { name?: string; allowed_origins: string[]; redirect_uris?: string[] }) {

@@ -1,4 +1,5 @@
 import type { Executor } from '../../src/db/database.js';
+import type { TestApp } from '../helpers/test-app.js';
 
 /** A permission, optionally under a parent given by code. */
 export async function createPermission(db: Executor, code: string, parentCode?: string) {
@@ -23,4 +24,10 @@ export async function createRole(db: Executor, code: string, permissionCodes: st
 export async function assignRole(db: Executor, userId: number, roleCode: string) {
   const role = await db.selectFrom('roles').select('id').where('code', '=', roleCode).executeTakeFirstOrThrow();
   await db.insertInto('user_roles').values({ user_id: userId, role_id: role.id }).execute();
+}
+
+/** Direct permissions given to a user without going through the API. */
+export async function grantDirect(t: TestApp, userId: number, codes: string[]) {
+  const rows = await t.container.db.selectFrom('permissions').select('id').where('code', 'in', codes).execute();
+  await t.container.db.insertInto('user_permissions').values(rows.map((r) => ({ user_id: userId, permission_id: r.id }))).execute();
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Writable } from 'node:stream';
+import { after, before, beforeEach } from 'node:test';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { KyselyPlugin } from 'kysely';
@@ -106,4 +107,36 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
       await releaseTestDatabase();
     },
   };
+}
+
+
+export interface UseTestAppOptions extends TestAppOptions {
+  /**
+   * Empty the database before each test (and put the clock back to `now` when given). On by default; off for a
+   * suite whose tests build on what the earlier ones left.
+   */
+  reset?: boolean;
+}
+
+/**
+ * One app for the enclosing `describe` (or file): created before its first test, reset before each test, closed
+ * after the last. Answers a handle that stands for that app once it exists, so tests write `t.api(...)` as usual.
+ */
+export function useTestApp(opts: UseTestAppOptions = {}): TestApp {
+  const { reset = true, ...appOptions } = opts;
+  let current: TestApp | undefined;
+  before(async () => { current = await createTestApp(appOptions); });
+  if (reset) {
+    beforeEach(async () => {
+      await current!.reset();
+      if (appOptions.now) current!.clock.set(appOptions.now);
+    });
+  }
+  after(async () => { await current?.close(); });
+  return new Proxy({} as TestApp, {
+    get(_, key) {
+      if (!current) throw new Error(`the test app is used before its suite started (reading ${String(key)})`);
+      return Reflect.get(current, key);
+    },
+  });
 }

@@ -5,11 +5,11 @@ import type { Db } from '../../src/db/database.js';
 import { agentHeartbeatsJob } from '../../src/jobs/agent-heartbeats.job.js';
 import { JOBS } from '../../src/jobs/registry.js';
 import { sha256Hex } from '../../src/security/random.js';
+import { auditEvents } from '../helpers/audit.js';
 import { lines, runCli } from '../helpers/cli.js';
 import { createScratchDatabase, DATABASE_TARGETS, type ScratchDatabase } from '../helpers/scratch-db.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { account, agentApi, delegate, expectStatus, userApi } from '../http/agents/helpers.js';
-import { auditEvents } from '../http/rbac/helpers.js';
 
 const NOW = new Date('2025-03-01T10:00:00.000Z');
 

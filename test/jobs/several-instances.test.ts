@@ -11,7 +11,7 @@ const MESSAGES = 120;
 const TOKENS = 40;
 
 /**
- * DECISIONS.md "Several instances": every instance runs the jobs, so two running at once must share the work and never
+ * docs/deployment.md "Several instances": every instance runs the jobs, so two running at once must share the work and never
  * do one piece twice. Two instances on one database (and one SMTP server), their passes started together.
  */
 describe('jobs run by two instances at once', () => {

@@ -1,23 +1,22 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import { signIn } from '../../factories/sessions.js';
 import { enableTotp } from '../../factories/twofactor.js';
 import { createUser, DEFAULT_PASSWORD, userRow, type TestUser } from '../../factories/users.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
-import { account, auditEvents, expectStatus, grantDirect, NOT_FOUND, permissionDenied, refusedBecause, type Account } from '../rbac/helpers.js';
+import { useTestApp } from '../../helpers/test-app.js';
+import { account, type Account } from '../../factories/accounts.js';
+import { grantDirect } from '../../factories/rbac.js';
+import { expectStatus, NOT_FOUND, permissionDenied, refusedBecause } from '../../helpers/answers.js';
+import { auditEvents } from '../../helpers/audit.js';
 
 const NOW = new Date('2025-03-01T10:00:00.000Z');
 
 // see: "A newcomer's first hour works as written" — a person who lost their authenticator had no way back in.
 describe('POST admin/users/<id>/reset-2fa/', () => {
-  let t: TestApp;
+  const t = useTestApp({ now: NOW, env: { SVC_AUDIT_LOGGING_ENABLED: 'true' } });
   let admin: Account;
   let zoe: TestUser;
-  before(async () => { t = await createTestApp({ now: NOW, env: { SVC_AUDIT_LOGGING_ENABLED: 'true' } }); });
-  after(async () => { await t.close(); });
   beforeEach(async () => {
-    await t.reset();
-    t.clock.set(NOW);
     t.container.inbox.emails.length = 0;
     admin = await account(t, { email: 'admin@example.com', roles: ['admin'] });
     zoe = await createUser(t, { email: 'zoe@example.com' });

@@ -4,7 +4,10 @@ import { createApplication } from '../../factories/applications.js';
 import { decodeJwt, signIn } from '../../factories/sessions.js';
 import { createUser, type TestUser } from '../../factories/users.js';
 import { createTestApp, type TestApp } from '../../helpers/test-app.js';
-import { account, auditEvents, expectStatus, grantDirect, NOT_FOUND, permissionDenied, type Account } from '../rbac/helpers.js';
+import { account, type Account } from '../../factories/accounts.js';
+import { grantDirect } from '../../factories/rbac.js';
+import { expectStatus, NOT_FOUND, permissionDenied } from '../../helpers/answers.js';
+import { auditEvents } from '../../helpers/audit.js';
 
 const NOW = new Date('2025-03-01T10:00:00.000Z');
 const at = (offsetSeconds: number) => new Date(NOW.getTime() + offsetSeconds * 1000);

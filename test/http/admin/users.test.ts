@@ -1,23 +1,21 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import type { RowUpdate } from '../../../src/db/database.js';
-import { assignRole, createRole } from '../../factories/rbac.js';
+import { assignRole, createRole, grantDirect } from '../../factories/rbac.js';
 import { createUser, DEFAULT_PASSWORD, userRow, type TestUser } from '../../factories/users.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
-import { account, auditEvents, expectStatus, grantDirect, NOT_FOUND, permissionDenied, refusedBecause, type Account } from '../rbac/helpers.js';
+import { useTestApp } from '../../helpers/test-app.js';
+import { account, type Account } from '../../factories/accounts.js';
+import { expectStatus, NOT_FOUND, permissionDenied, refusedBecause } from '../../helpers/answers.js';
+import { auditEvents } from '../../helpers/audit.js';
 
 const NOW = new Date('2025-03-01T10:00:00.000Z');
 const TOKEN_BLACKLISTED = { error: 'Token has been revoked', code: 'TOKEN_BLACKLISTED' };
 
 describe('admin/users/', () => {
-  let t: TestApp;
+  const t = useTestApp({ now: NOW, env: { SVC_AUDIT_LOGGING_ENABLED: 'true' } });
   let root: Account;
   let admin: Account;
-  before(async () => { t = await createTestApp({ now: NOW, env: { SVC_AUDIT_LOGGING_ENABLED: 'true' } }); });
-  after(async () => { await t.close(); });
   beforeEach(async () => {
-    await t.reset();
-    t.clock.set(NOW);
     root = await account(t, { email: 'root@example.com', is_superuser: true });
     admin = await account(t, { email: 'admin@example.com', roles: ['admin'] });
   });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import type { NewRow } from '../../../src/db/database.js';
 import { createAgentActionWriter } from '../../../src/modules/audit/agent-action-writer.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { createTestApp, useTestApp, type TestApp } from '../../helpers/test-app.js';
 import { account, agentApi, delegate, expectError, expectStatus, grantDirect, userApi, type Account } from './helpers.js';
 
 const NOW = new Date('2025-03-01T10:00:00.000Z');
@@ -145,10 +145,7 @@ describe('agent activity (agent_action audit rows)', () => {
 });
 
 describe('the agent action writer', () => {
-  let t: TestApp;
-  before(async () => { t = await createTestApp({ now: NOW }); });
-  after(async () => { await t.close(); });
-  beforeEach(async () => { await t.reset(); });
+  const t = useTestApp({ now: NOW });
 
   const row = (n: number, extra: Partial<NewRow<'audit_events'>> = {}): NewRow<'audit_events'> =>
     ({ event_type: 'agent_action', details: JSON.stringify({ n }), agent_token_id: n, trace_id: `t-${n}`, created_at: NOW, ...extra });

@@ -5,7 +5,7 @@ import type { RoutePlugin } from '../../../src/http/route-plugin.js';
 import { sha256Hex } from '../../../src/security/random.js';
 import { userRow } from '../../factories/users.js';
 import { createTestApp, type TestApp } from '../../helpers/test-app.js';
-import { auditEvents } from '../rbac/helpers.js';
+import { auditEvents } from '../../helpers/audit.js';
 import { account, AGENT_ENV, agentApi, delegate, expectError, expectStatus, grantDirect, userApi, type Account } from './helpers.js';
 
 const NOW = new Date('2025-03-01T10:00:00.000Z');

@@ -1,18 +1,14 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { beforeEach, describe, it } from 'node:test';
+import { useTestApp } from '../../helpers/test-app.js';
 import { account, AGENT_ENV, agentApi, delegate, expectError, expectStatus, grantDirect, userApi, type Account } from './helpers.js';
 
 const NOW = new Date('2025-03-01T10:00:00.000Z');
 
 describe('AgentBearer authentication and the double check', () => {
-  let t: TestApp;
+  const t = useTestApp({ now: NOW, env: AGENT_ENV });
   let alice: Account;
-  before(async () => { t = await createTestApp({ now: NOW, env: AGENT_ENV }); });
-  after(async () => { await t.close(); });
   beforeEach(async () => {
-    await t.reset();
-    t.clock.set(NOW);
     alice = await account(t, { email: 'alice@example.com', first_name: 'Alice' });
     await grantDirect(t, alice.id, ['roles.view', 'users.view']);
   });

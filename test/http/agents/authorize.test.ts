@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { createTestApp, useTestApp } from '../../helpers/test-app.js';
 import { createOrg, join, ORG_ENV } from '../organizations/helpers.js';
 import { account, AGENT_ENV, delegate, expectError, expectStatus, grantDirect, userApi, type Account } from './helpers.js';
 
@@ -13,13 +13,9 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 const DELETE_REPORT = { permission: 'roles.manage', method: 'delete', path: '/reports/7?b=2&a=1', body_sha256: sha256('') };
 
 describe('POST ai/authorize/', () => {
-  let t: TestApp;
+  const t = useTestApp({ now: NOW, env: ENV });
   let alice: Account;
-  before(async () => { t = await createTestApp({ now: NOW, env: ENV }); });
-  after(async () => { await t.close(); });
   beforeEach(async () => {
-    await t.reset();
-    t.clock.set(NOW);
     alice = await account(t, { email: 'alice@example.com' });
     await grantDirect(t, alice.id, ['roles.view', 'users.view', 'roles.manage']);
   });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import { createUser, userRow } from '../../factories/users.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { useTestApp } from '../../helpers/test-app.js';
 import { createOrg, join, ORG_ENV } from '../organizations/helpers.js';
 import { account, AGENT_ENV, agentApi, delegate, expectError, expectStatus, userApi, type Account } from './helpers.js';
 
@@ -12,13 +12,7 @@ const NOW = new Date('2025-03-01T10:00:00.000Z');
  * never stand in for what the token was granted. Tried from the agent's side.
  */
 describe('an agent acts with its grant, never with its person\'s standing', () => {
-  let t: TestApp;
-  before(async () => { t = await createTestApp({ now: NOW, env: { ...AGENT_ENV, ...ORG_ENV } }); });
-  after(async () => { await t.close(); });
-  beforeEach(async () => {
-    await t.reset();
-    t.clock.set(NOW);
-  });
+  const t = useTestApp({ now: NOW, env: { ...AGENT_ENV, ...ORG_ENV } });
   const agent = (method: Parameters<ReturnType<typeof agentApi>>[0], path: string, token: string, payload?: unknown,
     headers: Record<string, string> = {}) => agentApi(t)(method, path, token, payload, headers);
   const user = (...a: Parameters<ReturnType<typeof userApi>>) => userApi(t)(...a);

@@ -1,8 +1,11 @@
 import type { LightMyRequestResponse } from 'fastify';
 import type { TestApp } from '../../helpers/test-app.js';
-import { expectStatus, type Account } from '../rbac/helpers.js';
+import type { Account } from '../../factories/accounts.js';
+import { expectStatus } from '../../helpers/answers.js';
 
-export { account, expectStatus, grantDirect, type Account } from '../rbac/helpers.js';
+export { account, type Account } from '../../factories/accounts.js';
+export { grantDirect } from '../../factories/rbac.js';
+export { expectStatus } from '../../helpers/answers.js';
 
 export const AGENT_ENV = { SVC_AUDIT_LOGGING_ENABLED: 'true' };
 

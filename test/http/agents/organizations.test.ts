@@ -1,20 +1,16 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { beforeEach, describe, it } from 'node:test';
+import { createTestApp, useTestApp } from '../../helpers/test-app.js';
 import { createOrg, join, ORG_ENV } from '../organizations/helpers.js';
 import { account, AGENT_ENV, agentApi, delegate, expectError, expectStatus, userApi, type Account } from './helpers.js';
 
 const NOW = new Date('2025-03-01T10:00:00.000Z');
 
 describe('organization-scoped agent tokens', () => {
-  let t: TestApp;
+  const t = useTestApp({ now: NOW, env: { ...AGENT_ENV, ...ORG_ENV } });
   let owner: Account;
   let member: Account;
-  before(async () => { t = await createTestApp({ now: NOW, env: { ...AGENT_ENV, ...ORG_ENV } }); });
-  after(async () => { await t.close(); });
   beforeEach(async () => {
-    await t.reset();
-    t.clock.set(NOW);
     owner = await account(t, { email: 'owner@example.com' });
     member = await account(t, { email: 'member@example.com' });
     await createOrg(t, owner, 'acme');

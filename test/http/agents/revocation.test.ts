@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import { signIn } from '../../factories/sessions.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { useTestApp } from '../../helpers/test-app.js';
 import { clearInbox, lastEmailCode } from '../otp/helpers.js';
 import { account, AGENT_ENV, agentApi, delegate, expectError, expectStatus, grantDirect, userApi, type Account } from './helpers.js';
 
@@ -14,12 +14,9 @@ const NEW_PASSWORD = 'violet submarine orchestra';
  * with the account's `tokens_valid_after`. Tried from the side of someone holding a token minted before the event.
  */
 describe('agent tokens end with their person\'s credentials', () => {
-  let t: TestApp;
+  const t = useTestApp({ now: NOW, env: AGENT_ENV });
   let alice: Account;
-  before(async () => { t = await createTestApp({ now: NOW, env: AGENT_ENV }); });
-  after(async () => { await t.close(); });
   beforeEach(async () => {
-    await t.reset();
     clearInbox(t);
     t.clock.set(NOW);
     alice = await account(t, { email: 'alice@example.com' });

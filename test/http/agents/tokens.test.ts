@@ -1,20 +1,16 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { after, before, beforeEach, describe, it } from 'node:test';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { beforeEach, describe, it } from 'node:test';
+import { createTestApp, useTestApp } from '../../helpers/test-app.js';
 import { account, AGENT_ENV, agentApi, delegate, expectError, expectStatus, grantDirect, userApi, type Account } from './helpers.js';
 
 const NOW = new Date('2025-03-01T10:00:00.000Z');
 
 describe('agent tokens (ai/tokens/)', () => {
-  let t: TestApp;
+  const t = useTestApp({ now: NOW, env: { ...AGENT_ENV, SVC_AIRS_MAX_TOKEN_LIFETIME: '7200' } });
   let alice: Account;
   let bob: Account;
-  before(async () => { t = await createTestApp({ now: NOW, env: { ...AGENT_ENV, SVC_AIRS_MAX_TOKEN_LIFETIME: '7200' } }); });
-  after(async () => { await t.close(); });
   beforeEach(async () => {
-    await t.reset();
-    t.clock.set(NOW);
     alice = await account(t, { email: 'alice@example.com' });
     bob = await account(t, { email: 'bob@example.com' });
     await grantDirect(t, alice.id, ['roles.view', 'users.view']);

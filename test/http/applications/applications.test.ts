@@ -1,21 +1,20 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import { sha256Hex } from '../../../src/security/random.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
-import { account, auditEvents, expectStatus, grantDirect, NOT_FOUND, permissionDenied, type Account } from '../rbac/helpers.js';
+import { useTestApp } from '../../helpers/test-app.js';
+import { account, type Account } from '../../factories/accounts.js';
+import { grantDirect } from '../../factories/rbac.js';
+import { expectStatus, NOT_FOUND, permissionDenied } from '../../helpers/answers.js';
+import { auditEvents } from '../../helpers/audit.js';
 
 const NOW = new Date('2025-03-01T10:00:00.000Z');
 const APP_AUTH_INVALID = { error: 'Invalid application credentials', code: 'APP_AUTH_INVALID' };
 const WARNING = 'Save the access_secret now: it is never shown again.';
 
 describe('applications/', () => {
-  let t: TestApp;
+  const t = useTestApp({ now: NOW, env: { SVC_AUDIT_LOGGING_ENABLED: 'true' } });
   let root: Account;
-  before(async () => { t = await createTestApp({ now: NOW, env: { SVC_AUDIT_LOGGING_ENABLED: 'true' } }); });
-  after(async () => { await t.close(); });
   beforeEach(async () => {
-    await t.reset();
-    t.clock.set(NOW);
     root = await account(t, { is_superuser: true });
   });
 

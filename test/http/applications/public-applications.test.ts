@@ -1,16 +1,17 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { before, beforeEach, describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { loadConfig } from '../../../src/config/load.js';
 import { seed, seedOptionsOf } from '../../../src/db/seed/seed.js';
 import { createPublicApplication } from '../../factories/applications.js';
 import { parseSetCookie } from '../../factories/sessions.js';
 import { createUser, DEFAULT_PASSWORD, type TestUser } from '../../factories/users.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { useTestApp, type TestApp } from '../../helpers/test-app.js';
 import { assertError } from '../auth/assertions.js';
-import { account, expectStatus, type Account } from '../rbac/helpers.js';
+import { account, type Account } from '../../factories/accounts.js';
+import { expectStatus } from '../../helpers/answers.js';
 
-/** DECISIONS.md "Applications": public applications — key only, origin-pinned, refresh tokens in the cookie only. */
+/** docs/decisions.md "Public applications": public applications — key only, origin-pinned, refresh tokens in the cookie only. */
 
 const PUBLIC_URL = 'http://gatehouse.test:8000';
 const OWN_HOST = 'gatehouse.test:8000';
@@ -57,12 +58,9 @@ async function bothPaths(t: TestApp, check: () => Promise<void>) {
 }
 
 describe('public applications', () => {
-  let t: TestApp;
+  const t = useTestApp({ env: ENV });
   let spa: PublicApp;
-  before(async () => { t = await createTestApp({ env: ENV }); });
-  after(async () => { await t.close(); });
   beforeEach(async () => {
-    await t.reset();
     spa = await createPublicApplication(t, { name: 'Storefront', allowed_origins: [SPA] });
   });
 
@@ -373,14 +371,11 @@ describe('public applications', () => {
   });
 });
 
-/** SDK-COMPAT.md rule 1: without application headers the token's application is the caller, and its origin rule holds. */
+/** The SDK's root refresh (docs/migrating-from-tenxyte.md): without application headers the token's application is the caller, and its origin rule holds. */
 describe('public applications at the root refresh alias', () => {
-  let t: TestApp;
+  const t = useTestApp({ env: { ...ENV, SVC_ROOT_REFRESH_ALIAS: 'true' } });
   let spa: PublicApp;
-  before(async () => { t = await createTestApp({ env: { ...ENV, SVC_ROOT_REFRESH_ALIAS: 'true' } }); });
-  after(async () => { await t.close(); });
   beforeEach(async () => {
-    await t.reset();
     spa = await createPublicApplication(t, { name: 'Storefront', allowed_origins: [SPA] });
   });
   const rootRefresh = (cookie: string, headers: Record<string, string>) => t.app.inject({ method: 'POST', url: '/auth/refresh/',

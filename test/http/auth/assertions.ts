@@ -1,16 +1,16 @@
 import assert from 'node:assert/strict';
 import type { LightMyRequestResponse } from 'fastify';
 
-/** SPEC.md "User" as registration and login answer it. */
+/** The user object (docs/authentication.md) as registration and login answer it. */
 export const USER_FIELDS = ['avatar', 'bio', 'created_at', 'custom_fields', 'email', 'first_name', 'id', 'is_2fa_enabled', 'is_active',
   'is_email_verified', 'is_phone_verified', 'language', 'last_login', 'last_name', 'permissions', 'phone', 'preferences', 'roles',
   'timezone', 'username'];
 
-/** SPEC.md "Token response" of a password login with a full-scope token. */
+/** The token response (docs/authentication.md "Tokens") of a password login with a full-scope token. */
 export const TOKEN_RESPONSE_FIELDS = ['access_token', 'device_id', 'device_summary', 'expires_in', 'must_change_password',
   'refresh_expires_in', 'refresh_token', 'requires_2fa', 'session_id', 'token_type', 'user'];
 
-/** SPEC.md `POST refresh/` success body, with the SDK's `access` and `refresh` beside it (SDK-COMPAT.md rule 1). */
+/** The `POST refresh/` success body, with the SDK's `access` and `refresh` beside it (docs/migrating-from-tenxyte.md). */
 export const REFRESH_RESPONSE_FIELDS = ['access', 'access_token', 'expires_in', 'must_change_password', 'refresh', 'refresh_expires_in',
   'refresh_token', 'token_type'];
 

@@ -4,11 +4,11 @@ import { signAccessToken } from '../../../src/security/jwt.js';
 import { decodeJwt, deviceInfo, signIn } from '../../factories/sessions.js';
 import { signInAdmin } from '../../factories/twofactor.js';
 import { createUser, type TestUser } from '../../factories/users.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { useTestApp } from '../../helpers/test-app.js';
 import { authenticator, PASSKEY_ENV, register, signInWithPasskey } from '../passkeys/helpers.js';
 import { lastMagicToken, loginCodeFor, MAGIC_LINK_ON, OTP_LOGIN_ON, requestMagicLink, verifyLoginCode,
   verifyMagicLink } from '../passwordless/helpers.js';
-import { expectStatus } from '../rbac/helpers.js';
+import { expectStatus } from '../../helpers/answers.js';
 import { assertError } from './assertions.js';
 
 /** The `auth_time` claim of an access token. */
@@ -20,14 +20,9 @@ const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
  * its proof in `auth_time`, the session keeps it, and a refresh never moves it.
  */
 describe('the auth_time claim', () => {
-  let t: TestApp;
+  const t = useTestApp({ env: { ...OTP_LOGIN_ON, ...MAGIC_LINK_ON, ...PASSKEY_ENV, SVC_REFRESH_TOKEN_ROTATION: 'true' } });
   let ann: TestUser;
-  before(async () => {
-    t = await createTestApp({ env: { ...OTP_LOGIN_ON, ...MAGIC_LINK_ON, ...PASSKEY_ENV, SVC_REFRESH_TOKEN_ROTATION: 'true' } });
-  });
-  after(async () => { await t.close(); });
   beforeEach(async () => {
-    await t.reset();
     ann = await createUser(t, { email: 'ann@example.com', phone: '+33612345678' });
   });
 

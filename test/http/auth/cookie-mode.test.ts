@@ -5,7 +5,7 @@ import { setAllowedOrigins } from '../../factories/applications.js';
 import { parseSetCookie } from '../../factories/sessions.js';
 import { createUser, DEFAULT_PASSWORD, type TestUser } from '../../factories/users.js';
 import { acquireTestDatabase, releaseTestDatabase } from '../../helpers/database.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { createTestApp, useTestApp, type TestApp } from '../../helpers/test-app.js';
 import { assertError } from './assertions.js';
 
 // The root refresh alias (on in the development preset) moves the cookie to Path=/: test/http/compat/rule-01 covers it.
@@ -146,10 +146,7 @@ describe('refresh-token cookie mode', () => {
 });
 
 describe('refresh-token cookie mode outside debug', () => {
-  let t: TestApp;
-  before(async () => { t = await createTestApp({ env: { ...COOKIE_MODE, SVC_DEBUG: 'false', SVC_SHORTCUT_SECURE_MODE: 'development' } }); });
-  beforeEach(async () => { await t.reset(); });
-  after(async () => { await t.close(); });
+  const t = useTestApp({ env: { ...COOKIE_MODE, SVC_DEBUG: 'false', SVC_SHORTCUT_SECURE_MODE: 'development' } });
 
   it('marks the cookie Secure', async () => {
     const { res } = await login(t, await createUser(t));
@@ -159,10 +156,7 @@ describe('refresh-token cookie mode outside debug', () => {
 });
 
 describe('without cookie mode', () => {
-  let t: TestApp;
-  before(async () => { t = await createTestApp(); });
-  beforeEach(async () => { await t.reset(); });
-  after(async () => { await t.close(); });
+  const t = useTestApp();
 
   it('sets no cookie and ignores one sent', async () => {
     const user = await createUser(t);

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import { decodeJwt, signIn } from '../../factories/sessions.js';
 import { createUser, type TestUser } from '../../factories/users.js';
 import { statementRecorder } from '../../helpers/statements.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
-import { expectStatus } from '../rbac/helpers.js';
+import { useTestApp } from '../../helpers/test-app.js';
+import { expectStatus } from '../../helpers/answers.js';
 
 /**
  * What the hot requests cost the database, counted (docs/decisions.md "Database access on the hot paths"): carrying
@@ -12,14 +12,9 @@ import { expectStatus } from '../rbac/helpers.js';
  */
 describe('statements of the hot paths', () => {
   const recorder = statementRecorder();
-  let t: TestApp;
+  const t = useTestApp({ dbPlugin: recorder.plugin, env: { SVC_REFRESH_TOKEN_ROTATION: 'true' } });
   let ann: TestUser;
-  before(async () => {
-    t = await createTestApp({ dbPlugin: recorder.plugin, env: { SVC_REFRESH_TOKEN_ROTATION: 'true' } });
-  });
-  after(async () => { await t.close(); });
   beforeEach(async () => {
-    await t.reset();
     ann = await createUser(t, { email: 'ann@example.com' });
   });
 

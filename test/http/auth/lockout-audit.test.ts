@@ -4,7 +4,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { deviceInfo, signIn } from '../../factories/sessions.js';
 import { createUser, userRow, type TestUser } from '../../factories/users.js';
 import { acquireTestDatabase, releaseTestDatabase } from '../../helpers/database.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { createTestApp, useTestApp, type TestApp } from '../../helpers/test-app.js';
 import { assertError } from './assertions.js';
 
 const WRONG = 'not the password at all';
@@ -299,13 +299,10 @@ describe('audit events with audit logging off', () => {
 describe('login rate limits', () => {
   const OUTSIDE_DEBUG = { SVC_DEBUG: 'false', SVC_SHORTCUT_SECURE_MODE: 'development', SVC_RATE_LIMITING_ENABLED: 'true',
     SVC_TRUSTED_PROXIES: '127.0.0.1' };
-  let t: TestApp;
+  const t = useTestApp({ env: OUTSIDE_DEBUG });
   let ip = 0;
   /** Every test uses its own client address (through the trusted proxy), so counters never leak between tests. */
   const nextIp = () => `203.0.113.${++ip}`;
-  before(async () => { t = await createTestApp({ env: OUTSIDE_DEBUG }); });
-  beforeEach(async () => { await t.reset(); });
-  after(async () => { await t.close(); });
 
   function assertThrottled(res: LightMyRequestResponse, window = 60) {
     assertError(res, 429, 'RATE_LIMITED', { retry_after: undefined });

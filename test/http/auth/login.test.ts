@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import { createArgon2Hasher } from '../../../src/security/password-hash.js';
 import { assignRole, createPermission, createRole } from '../../factories/rbac.js';
 import { decodeJwt } from '../../factories/sessions.js';
 import { createUser, DEFAULT_PASSWORD, userRow } from '../../factories/users.js';
 import { acquireTestDatabase, releaseTestDatabase } from '../../helpers/database.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { useTestApp, type TestApp } from '../../helpers/test-app.js';
 import { assertError, assertValidation, TOKEN_RESPONSE_FIELDS, USER_FIELDS } from './assertions.js';
 
 const loginEmail = (t: TestApp, payload: Record<string, unknown>) => t.api({ method: 'POST', path: 'login/email/', payload });
@@ -17,12 +17,9 @@ before(acquireTestDatabase);
 after(releaseTestDatabase);
 
 describe('password logins', () => {
-  let t: TestApp;
-  before(async () => { t = await createTestApp(); });
-  beforeEach(async () => { await t.reset(); });
-  after(async () => { await t.close(); });
+  const t = useTestApp();
 
-  it('logs in by email and answers the token response of SPEC.md', async () => {
+  it('logs in by email and answers the documented token response', async () => {
     const user = await createUser(t, { email: 'ann@example.com', first_name: 'Ann' });
     const res = await loginEmail(t, { email: 'ann@example.com', password: DEFAULT_PASSWORD,
       device_info: 'v=1|os=macOS 14.5|device=MacBook Pro|app=Acme 2.1' });
@@ -238,10 +235,7 @@ describe('password logins', () => {
 });
 
 describe('password logins with forced password change off', () => {
-  let t: TestApp;
-  before(async () => { t = await createTestApp({ env: { SVC_FORCE_PASSWORD_CHANGE_ON_FIRST_LOGIN_ENABLED: 'false' } }); });
-  beforeEach(async () => { await t.reset(); });
-  after(async () => { await t.close(); });
+  const t = useTestApp({ env: { SVC_FORCE_PASSWORD_CHANGE_ON_FIRST_LOGIN_ENABLED: 'false' } });
 
   it('gives an account flagged must_change_password a full token', async () => {
     const user = await createUser(t, { must_change_password: true });

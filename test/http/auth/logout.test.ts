@@ -3,7 +3,7 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import { decodeJwt, deviceInfo, signIn } from '../../factories/sessions.js';
 import { createUser } from '../../factories/users.js';
 import { acquireTestDatabase, releaseTestDatabase } from '../../helpers/database.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { createTestApp, useTestApp, type TestApp } from '../../helpers/test-app.js';
 import { assertError } from './assertions.js';
 
 const FAILED = { error: 'Refresh token is invalid, expired or revoked', code: 'REFRESH_FAILED' };
@@ -18,10 +18,7 @@ before(acquireTestDatabase);
 after(releaseTestDatabase);
 
 describe('POST logout/', () => {
-  let t: TestApp;
-  before(async () => { t = await createTestApp(); });
-  beforeEach(async () => { await t.reset(); });
-  after(async () => { await t.close(); });
+  const t = useTestApp();
 
   it('answers 400 MISSING_REFRESH_TOKEN without a refresh token, with or without a bearer token', async () => {
     const tokens = await signIn(t, await createUser(t));
@@ -73,10 +70,7 @@ describe('POST logout/', () => {
 });
 
 describe('POST logout/ with the blacklist off', () => {
-  let t: TestApp;
-  before(async () => { t = await createTestApp({ env: { SVC_TOKEN_BLACKLIST_ENABLED: 'false' } }); });
-  beforeEach(async () => { await t.reset(); });
-  after(async () => { await t.close(); });
+  const t = useTestApp({ env: { SVC_TOKEN_BLACKLIST_ENABLED: 'false' } });
 
   it('writes no blacklist entry but still ends the session', async () => {
     const tokens = await signIn(t, await createUser(t));
@@ -88,10 +82,7 @@ describe('POST logout/ with the blacklist off', () => {
 });
 
 describe('POST logout/all/', () => {
-  let t: TestApp;
-  before(async () => { t = await createTestApp(); });
-  beforeEach(async () => { await t.reset(); });
-  after(async () => { await t.close(); });
+  const t = useTestApp();
 
   it('answers 401 UNAUTHORIZED without a bearer token', async () => {
     assertError(await logoutAll(t), 401, 'UNAUTHORIZED');

@@ -5,8 +5,10 @@ import type { LightMyRequestResponse } from 'fastify';
 import { openSession, signIn } from '../../factories/sessions.js';
 import { enableTotp } from '../../factories/twofactor.js';
 import { createUser, userRow, type TestUser } from '../../factories/users.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
-import { auditEvents, expectStatus, grantDirect } from '../rbac/helpers.js';
+import { useTestApp } from '../../helpers/test-app.js';
+import { grantDirect } from '../../factories/rbac.js';
+import { expectStatus } from '../../helpers/answers.js';
+import { auditEvents } from '../../helpers/audit.js';
 import { authenticator, PASSKEY_ENV, registerBegin, registerComplete } from '../passkeys/helpers.js';
 import { assertError } from './assertions.js';
 
@@ -21,15 +23,9 @@ type Proof = { password?: string; totp_code?: string };
  * within SVC_REAUTH_MAX_AGE or the account's password (and code) in the body.
  */
 describe('recent authentication', () => {
-  let t: TestApp;
+  const t = useTestApp({ now: NOW, env: { ...PASSKEY_ENV, SVC_AUDIT_LOGGING_ENABLED: 'true', SVC_MAX_LOGIN_ATTEMPTS: '3' } });
   let ann: TestUser;
-  before(async () => {
-    t = await createTestApp({ now: NOW, env: { ...PASSKEY_ENV, SVC_AUDIT_LOGGING_ENABLED: 'true', SVC_MAX_LOGIN_ATTEMPTS: '3' } });
-  });
-  after(async () => { await t.close(); });
   beforeEach(async () => {
-    await t.reset();
-    t.clock.set(NOW);
     t.container.inbox.emails.length = 0;
     t.container.inbox.sms.length = 0;
     ann = await createUser(t, { email: 'ann@example.com', phone: '+33612345678' });

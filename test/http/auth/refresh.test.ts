@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import { createApplication } from '../../factories/applications.js';
 import { decodeJwt, deviceInfo, signIn } from '../../factories/sessions.js';
 import { createUser } from '../../factories/users.js';
 import { acquireTestDatabase, releaseTestDatabase } from '../../helpers/database.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { createTestApp, useTestApp, type TestApp } from '../../helpers/test-app.js';
 import { assertError, REFRESH_RESPONSE_FIELDS } from './assertions.js';
 
 const refresh = (t: TestApp, refreshToken: string | undefined, headers?: Record<string, string>) =>
@@ -18,10 +18,7 @@ before(acquireTestDatabase);
 after(releaseTestDatabase);
 
 describe('POST refresh/ without rotation (development preset)', () => {
-  let t: TestApp;
-  before(async () => { t = await createTestApp({ env: { SVC_AUDIT_LOGGING_ENABLED: 'true' } }); });
-  beforeEach(async () => { await t.reset(); });
-  after(async () => { await t.close(); });
+  const t = useTestApp({ env: { SVC_AUDIT_LOGGING_ENABLED: 'true' } });
 
   it('answers 400 MISSING_REFRESH_TOKEN for an absent, empty or body-less request', async () => {
     for (const res of [
@@ -149,10 +146,7 @@ describe('POST refresh/ without rotation (development preset)', () => {
 });
 
 describe('POST refresh/ with rotation', () => {
-  let t: TestApp;
-  before(async () => { t = await createTestApp({ env: { SVC_REFRESH_TOKEN_ROTATION: 'true' } }); });
-  beforeEach(async () => { await t.reset(); });
-  after(async () => { await t.close(); });
+  const t = useTestApp({ env: { SVC_REFRESH_TOKEN_ROTATION: 'true' } });
 
   it('answers a new refresh token that refreshes in turn', async () => {
     const tokens = await signIn(t, await createUser(t));

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { createUser, DEFAULT_PASSWORD } from '../../factories/users.js';
 import { acquireTestDatabase, releaseTestDatabase } from '../../helpers/database.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { useTestApp, type TestApp } from '../../helpers/test-app.js';
 import { clearInbox, lastEmailCode } from '../otp/helpers.js';
-import { expectStatus } from '../rbac/helpers.js';
+import { expectStatus } from '../../helpers/answers.js';
 import { assertValidation, USER_FIELDS } from './assertions.js';
 
 const register = (t: TestApp, payload: Record<string, unknown>) => t.api({ method: 'POST', path: 'register/', payload });
@@ -13,10 +13,7 @@ before(acquireTestDatabase);
 after(releaseTestDatabase);
 
 describe('POST register/', () => {
-  let t: TestApp;
-  before(async () => { t = await createTestApp({ env: { SVC_AUDIT_LOGGING_ENABLED: 'true' } }); });
-  beforeEach(async () => { await t.reset(); });
-  after(async () => { await t.close(); });
+  const t = useTestApp({ env: { SVC_AUDIT_LOGGING_ENABLED: 'true' } });
 
   it('registers by email and answers 201 {message, user, verification_required}', async () => {
     const res = await register(t, { email: '  Ann@Example.COM ', password: DEFAULT_PASSWORD, first_name: 'Ann', last_name: 'Lee' });
@@ -211,10 +208,7 @@ describe('POST register/', () => {
 });
 
 describe('POST register/ under the medium preset', () => {
-  let t: TestApp;
-  before(async () => { t = await createTestApp({ env: { SVC_SHORTCUT_SECURE_MODE: 'medium' } }); });
-  beforeEach(async () => { await t.reset(); });
-  after(async () => { await t.close(); });
+  const t = useTestApp({ env: { SVC_SHORTCUT_SECURE_MODE: 'medium' } });
 
   it('answers 400 on password below the medium minimum of 12', async () => {
     assertValidation(await register(t, { email: 'ann@example.com', password: 'elevenchars' }), 'password');

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { createUser } from '../../factories/users.js';
 import { statementRecorder } from '../../helpers/statements.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { useTestApp } from '../../helpers/test-app.js';
 import { clearInbox, lastEmailCode, lastSmsCode } from '../otp/helpers.js';
 import { lastMagicToken, MAGIC_LINK_ON } from '../passwordless/helpers.js';
 
@@ -18,16 +18,13 @@ const CLAIM = /^update "outbox_messages" set "status" = /;
 
 describe('password/reset/request/ and magic-link/request/ for known and unknown accounts', () => {
   const recorder = statementRecorder();
-  let t: TestApp;
-  before(async () => { t = await createTestApp({ env: MAGIC_LINK_ON, dbPlugin: recorder.plugin }); });
+  const t = useTestApp({ env: MAGIC_LINK_ON, dbPlugin: recorder.plugin });
   beforeEach(async () => {
-    await t.reset();
     clearInbox(t);
     // Verified: a first sign-in by link to an unverified address would also remove her password (and say so by email).
     await createUser(t, { email: 'ann@example.com', phone: PHONE, verified: true });
     await createUser(t, { email: 'banned@example.com', is_banned: true });
   });
-  after(async () => { await t.close(); });
 
   const resetRequest = (payload: object) => () => t.api({ method: 'POST', path: 'password/reset/request/', payload });
   const linkRequest = (email: string) => () => t.api({ method: 'POST', path: 'magic-link/request/', payload: { email, validation_url: REDIRECT_URI } });

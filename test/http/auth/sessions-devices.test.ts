@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import { deviceInfo, signIn } from '../../factories/sessions.js';
 import { createUser, type TestUser } from '../../factories/users.js';
 import { acquireTestDatabase, releaseTestDatabase } from '../../helpers/database.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { createTestApp, useTestApp, type TestApp } from '../../helpers/test-app.js';
 import { assertError } from './assertions.js';
 
 const CHROME_ON_MAC = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
@@ -17,10 +17,7 @@ before(acquireTestDatabase);
 after(releaseTestDatabase);
 
 describe('devices', () => {
-  let t: TestApp;
-  before(async () => { t = await createTestApp(); });
-  beforeEach(async () => { await t.reset(); });
-  after(async () => { await t.close(); });
+  const t = useTestApp();
 
   const summaries: Array<[string, string | null]> = [
     ['v=1|os=macOS 14.5|device=MacBook Pro|arch=arm64|app=Acme 2.1|runtime=Electron 30|tz=Europe/Paris', 'Acme 2.1 on MacBook Pro (macOS 14.5)'],
@@ -83,10 +80,7 @@ describe('devices', () => {
 });
 
 describe('device limit in the robust preset', () => {
-  let t: TestApp;
-  before(async () => { t = await createTestApp({ env: { SVC_SHORTCUT_SECURE_MODE: 'robust' } }); });
-  beforeEach(async () => { await t.reset(); });
-  after(async () => { await t.close(); });
+  const t = useTestApp({ env: { SVC_SHORTCUT_SECURE_MODE: 'robust' } });
 
   it('answers 409 DEVICE_LIMIT_EXCEEDED for a third device and still lets a known device in', async () => {
     const user = await createUser(t);
@@ -120,10 +114,7 @@ describe('device limit in the robust preset', () => {
 });
 
 describe('device limit in the medium preset', () => {
-  let t: TestApp;
-  before(async () => { t = await createTestApp({ env: { SVC_SHORTCUT_SECURE_MODE: 'medium' } }); });
-  beforeEach(async () => { await t.reset(); });
-  after(async () => { await t.close(); });
+  const t = useTestApp({ env: { SVC_SHORTCUT_SECURE_MODE: 'medium' } });
 
   it('lets a sixth device in and ends every session of the oldest device', async () => {
     const user = await createUser(t);

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { signIn, deviceInfo } from '../../factories/sessions.js';
 import { createUser, type TestUser } from '../../factories/users.js';
 import { testDatabaseKind } from '../../helpers/database.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { createTestApp, useTestApp } from '../../helpers/test-app.js';
 import { signInStatement, type SignInArgs } from '../../../src/modules/auth/login.repo.js';
 
 /**
@@ -12,11 +12,9 @@ import { signInStatement, type SignInArgs } from '../../../src/modules/auth/logi
  * transaction, and that a session committed by a concurrent transaction after its snapshot is never missed.
  */
 describe('the one-statement login', () => {
-  let t: TestApp;
+  const t = useTestApp({ env: { SVC_AUDIT_LOGGING_ENABLED: 'true' }, reset: false });
   let user: TestUser;
-  before(async () => { t = await createTestApp({ env: { SVC_AUDIT_LOGGING_ENABLED: 'true' } }); });
   beforeEach(async () => { await t.reset(); user = await createUser(t, { email: 'ann@example.com' }); });
-  after(async () => { await t.close(); });
 
   let sequence = 0;
   const args = (over: Partial<SignInArgs> = {}): SignInArgs => {

@@ -1,20 +1,17 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import { decodeJwt, signIn } from '../../factories/sessions.js';
 import { createUser } from '../../factories/users.js';
 import { acquireTestDatabase, releaseTestDatabase } from '../../helpers/database.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { createTestApp, useTestApp } from '../../helpers/test-app.js';
 
 before(acquireTestDatabase);
 after(releaseTestDatabase);
 
 describe('access token claims', () => {
-  let t: TestApp;
-  before(async () => { t = await createTestApp({ now: new Date('2030-05-06T07:08:09.500Z') }); });
-  beforeEach(async () => { await t.reset(); });
-  after(async () => { await t.close(); });
+  const t = useTestApp({ now: new Date('2030-05-06T07:08:09.500Z') });
 
-  it('is an HS256 JWT carrying exactly the claims of DECISIONS.md and no personal data', async () => {
+  it('is an HS256 JWT carrying exactly the documented claims (docs/authentication.md "Tokens") and no personal data', async () => {
     const user = await createUser(t, { email: 'ann@example.com', first_name: 'Ann', phone: '+14155552671' });
     const tokens = await signIn(t, user);
     const { header, payload } = decodeJwt(tokens.access_token);

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { before, beforeEach, describe, it } from 'node:test';
 import { enableTotp } from '../../factories/twofactor.js';
 import type { TestUser } from '../../factories/users.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { useTestApp } from '../../helpers/test-app.js';
 import { clearInbox } from '../passwordless/helpers.js';
 import {
   accountAt, at, createViewer, DASHBOARD_ENV, emailLogin, expectStatus, getAs, magicLinkLogin, otpLogin, permissionDenied, phoneLogin,
@@ -11,16 +11,11 @@ import {
 /** A Wednesday, noon UTC: today is the 18th, the week started on Monday the 16th, the 30 days on 17 February. */
 const NOW = '2026-03-18T12:00:00.000Z';
 
-/** SPEC.md "Dashboard": GET dashboard/auth/ (dashboard.view). */
+/** docs/dashboard.md: GET dashboard/auth/ (dashboard.view). */
 describe('GET dashboard/auth/', () => {
-  let t: TestApp;
+  const t = useTestApp({ now: new Date(NOW), env: { ...DASHBOARD_ENV, SVC_JWT_REFRESH_TOKEN_LIFETIME: String(7 * 86_400) } });
   let viewer: TestUser;
-  before(async () => {
-    t = await createTestApp({ now: new Date(NOW), env: { ...DASHBOARD_ENV, SVC_JWT_REFRESH_TOKEN_LIFETIME: String(7 * 86_400) } });
-  });
-  after(async () => { await t.close(); });
   beforeEach(async () => {
-    await t.reset();
     clearInbox(t);
     viewer = await createViewer(t);
   });

@@ -1,22 +1,19 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import type { DeletionStatus } from '../../../src/db/database.js';
 import { openSession } from '../../factories/sessions.js';
 import type { TestUser } from '../../factories/users.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { useTestApp } from '../../helpers/test-app.js';
 import { accountAt, at, auditAt, createViewer, DASHBOARD_ENV, expectStatus, getAs, permissionDenied } from './helpers.js';
 
 /** Wednesday 18 March, noon UTC: today started at midnight, the month on the 1st. */
 const NOW = '2026-03-18T12:00:00.000Z';
 
-/** SPEC.md "Dashboard": GET dashboard/gdpr/ (dashboard.view). */
+/** docs/dashboard.md: GET dashboard/gdpr/ (dashboard.view). */
 describe('GET dashboard/gdpr/', () => {
-  let t: TestApp;
+  const t = useTestApp({ now: new Date(NOW), env: DASHBOARD_ENV });
   let viewer: TestUser;
-  before(async () => { t = await createTestApp({ now: new Date(NOW), env: DASHBOARD_ENV }); });
-  after(async () => { await t.close(); });
   beforeEach(async () => {
-    await t.reset();
     viewer = await createViewer(t);
   });
 

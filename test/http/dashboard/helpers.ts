@@ -4,9 +4,9 @@ import { openSession } from '../../factories/sessions.js';
 import { createUser, type TestUser, type UserOverrides } from '../../factories/users.js';
 import type { TestApp } from '../../helpers/test-app.js';
 import { lastMagicToken, loginCodeFor, phoneParts, requestMagicLink, verifyLoginCode, verifyMagicLink } from '../passwordless/helpers.js';
-import { grantDirect } from '../rbac/helpers.js';
+import { grantDirect } from '../../factories/rbac.js';
 
-export { expectStatus, permissionDenied, UNAUTHORIZED } from '../rbac/helpers.js';
+export { expectStatus, permissionDenied, UNAUTHORIZED } from '../../helpers/answers.js';
 
 /** Every sign-in method with an HTTP path today, organizations, and the audit log. */
 export const DASHBOARD_ENV = {

@@ -1,21 +1,19 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { beforeEach, describe, it } from 'node:test';
+import { createTestApp, useTestApp } from '../../helpers/test-app.js';
 import { accounts, createOrg, expectStatus, join, ORG_ENV, orgApi, type Account } from '../organizations/helpers.js';
-import { grantDirect, permissionDenied, UNAUTHORIZED } from '../rbac/helpers.js';
+import { grantDirect } from '../../factories/rbac.js';
+import { permissionDenied, UNAUTHORIZED } from '../../helpers/answers.js';
 
-/** SPEC.md "Dashboard": GET dashboard/organizations/ (dashboard.view). */
+/** docs/dashboard.md: GET dashboard/organizations/ (dashboard.view). */
 describe('GET dashboard/organizations/', () => {
-  let t: TestApp;
-  let api: ReturnType<typeof orgApi>;
+  const t = useTestApp({ env: ORG_ENV });
+  const api = orgApi(t);
   let ann: Account;
   let bob: Account;
   let eve: Account;
   let viewer: Account;
-  before(async () => { t = await createTestApp({ env: ORG_ENV }); api = orgApi(t); });
-  after(async () => { await t.close(); });
   beforeEach(async () => {
-    await t.reset();
     [ann, bob, eve, viewer] = await accounts(t, 'ann', 'bob', 'eve', 'viewer');
     await grantDirect(t, viewer.id, ['dashboard.view']);
   });

@@ -1,23 +1,18 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import { enableTotp } from '../../factories/twofactor.js';
 import type { TestUser } from '../../factories/users.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { useTestApp } from '../../helpers/test-app.js';
 import { accountAt, at, auditAt, createViewer, DASHBOARD_ENV, emailLogin, expectStatus, getAs, permissionDenied } from './helpers.js';
 
 /** Noon UTC: the last 24 hours start at noon on the 17th, the last 7 days at noon on the 11th. */
 const NOW = '2026-03-18T12:00:00.000Z';
 
-/** SPEC.md "Dashboard": GET dashboard/security/ (dashboard.view). */
+/** docs/dashboard.md: GET dashboard/security/ (dashboard.view). */
 describe('GET dashboard/security/', () => {
-  let t: TestApp;
+  const t = useTestApp({ now: new Date(NOW), env: { ...DASHBOARD_ENV, SVC_MAX_LOGIN_ATTEMPTS: '3', SVC_LOCKOUT_DURATION: '3600' } });
   let viewer: TestUser;
-  before(async () => {
-    t = await createTestApp({ now: new Date(NOW), env: { ...DASHBOARD_ENV, SVC_MAX_LOGIN_ATTEMPTS: '3', SVC_LOCKOUT_DURATION: '3600' } });
-  });
-  after(async () => { await t.close(); });
   beforeEach(async () => {
-    await t.reset();
     viewer = await createViewer(t);
   });
 

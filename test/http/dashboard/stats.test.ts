@@ -5,7 +5,7 @@ import { createApplication } from '../../factories/applications.js';
 import type { TestUser } from '../../factories/users.js';
 import { sql } from 'kysely';
 import { JOBS } from '../../../src/jobs/registry.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { useTestApp } from '../../helpers/test-app.js';
 import { clearInbox } from '../passwordless/helpers.js';
 import { join } from '../organizations/helpers.js';
 import {
@@ -18,16 +18,11 @@ const NOW = '2026-03-18T12:00:00.000Z';
 const WEEK = ['2026-03-12', '2026-03-13', '2026-03-14', '2026-03-15', '2026-03-16', '2026-03-17', '2026-03-18'];
 const chartOf = (counts: number[], days = WEEK) => days.map((date, i) => ({ date, count: counts[i] }));
 
-/** SPEC.md "Dashboard": GET dashboard/stats/ (dashboard.view). */
+/** docs/dashboard.md: GET dashboard/stats/ (dashboard.view). */
 describe('GET dashboard/stats/', () => {
-  let t: TestApp;
+  const t = useTestApp({ now: new Date(NOW), env: { ...DASHBOARD_ENV, SVC_JWT_REFRESH_TOKEN_LIFETIME: String(7 * 86_400) } });
   let viewer: TestUser;
-  before(async () => {
-    t = await createTestApp({ now: new Date(NOW), env: { ...DASHBOARD_ENV, SVC_JWT_REFRESH_TOKEN_LIFETIME: String(7 * 86_400) } });
-  });
-  after(async () => { await t.close(); });
   beforeEach(async () => {
-    await t.reset();
     clearInbox(t);
     viewer = await createViewer(t);
   });

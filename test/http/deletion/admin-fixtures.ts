@@ -7,7 +7,7 @@ import { signIn } from '../../factories/sessions.js';
 import { enableTotp } from '../../factories/twofactor.js';
 import { createUser, type TestUser } from '../../factories/users.js';
 import type { TestApp } from '../../helpers/test-app.js';
-import { grantDirect } from '../rbac/helpers.js';
+import { grantDirect } from '../../factories/rbac.js';
 
 const DAY = 86_400;
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import { userRow } from '../../factories/users.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { useTestApp } from '../../helpers/test-app.js';
 import {
   account, call, confirmationToken, expectStatus, login, requestDeletion, type Account,
 } from './helpers.js';
@@ -14,14 +14,10 @@ const LOGIN_FAILED = { error: 'Invalid credentials', code: 'LOGIN_FAILED' };
  * person cannot undo it by confirming a deletion request and then cancelling it.
  */
 describe('an administrator\'s deactivation holds through the deletion flow', () => {
-  let t: TestApp;
+  const t = useTestApp({ now: START });
   let ann: Account;
   let admin: Account;
-  before(async () => { t = await createTestApp({ now: START }); });
-  after(async () => { await t.close(); });
   beforeEach(async () => {
-    await t.reset();
-    t.clock.set(START);
     t.container.inbox.emails.length = 0;
     ann = await account(t, { email: 'ann@example.com' });
     admin = await account(t, { email: 'admin@example.com', is_superuser: true });

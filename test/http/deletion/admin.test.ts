@@ -4,7 +4,10 @@ import { addSeconds } from '../../../src/core/clock.js';
 import { createUser, userRow } from '../../factories/users.js';
 import { createTestApp, type TestApp } from '../../helpers/test-app.js';
 import { agentApi, delegate } from '../agents/helpers.js';
-import { account, auditEvents, expectStatus, grantDirect, NOT_FOUND, permissionDenied, UNAUTHORIZED, type Account } from '../rbac/helpers.js';
+import { account, type Account } from '../../factories/accounts.js';
+import { grantDirect } from '../../factories/rbac.js';
+import { expectStatus, NOT_FOUND, permissionDenied, UNAUTHORIZED } from '../../helpers/answers.js';
+import { auditEvents } from '../../helpers/audit.js';
 import { columnsContaining, deletionRequest, ERIN, personWithData } from './admin-fixtures.js';
 
 const NOW = new Date('2025-03-01T10:00:00.000Z');
@@ -50,7 +53,7 @@ describe('admin deletion requests', () => {
   const ids = (body: { results: { id: number }[] }) => body.results.map((r) => r.id);
 
   describe('GET admin/deletion-requests/ and <id>/', () => {
-    it('lists SPEC.md\'s Deletion request, paged, and reads one by id', async () => {
+    it('lists the deletion requests, paged, and reads one by id', async () => {
       const ann = await createUser(t, { email: 'ann@example.com' });
       const id = await deletionRequest(t, ann, { status: 'confirmed', requestedAt: at('2025-02-20T08:00:00Z'), graceEndsAt: addSeconds(NOW, 60) });
       const body = await list();

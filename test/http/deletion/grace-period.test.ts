@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { beforeEach, describe, it } from 'node:test';
+import { useTestApp } from '../../helpers/test-app.js';
 import { enableTotp } from '../../factories/twofactor.js';
 import { decodeJwt } from '../../factories/sessions.js';
 import { agentApi, delegate } from '../agents/helpers.js';
@@ -14,17 +14,13 @@ const START = new Date('2026-03-01T10:00:00Z');
 const DAY = 86_400;
 
 /**
- * DECISIONS.md "Account deletion and export": during the grace period a login that passes every check answers a
+ * docs/decisions.md "Account deletion": during the grace period a login that passes every check answers a
  * `deletion_pending` token without refresh token; cancel reactivates; status tracks the request.
  */
 describe('the grace period: deletion_pending sign-in, cancel-account-deletion/, account-deletion-status/', () => {
-  let t: TestApp;
+  const t = useTestApp({ env: { ...MAGIC_LINK_ON, SVC_MAX_LOGIN_ATTEMPTS: '3' }, now: START });
   let ann: Account;
-  before(async () => { t = await createTestApp({ env: { ...MAGIC_LINK_ON, SVC_MAX_LOGIN_ATTEMPTS: '3' }, now: START }); });
-  after(async () => { await t.close(); });
   beforeEach(async () => {
-    await t.reset();
-    t.clock.set(START);
     t.container.inbox.emails.length = 0;
     ann = await account(t);
   });

@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
 import type { LightMyRequestResponse } from 'fastify';
 import type { TestApp } from '../../helpers/test-app.js';
-import { expectStatus } from '../rbac/helpers.js';
+import { expectStatus } from '../../helpers/answers.js';
 
-export { account, auditEvents, expectStatus, grantDirect, type Account } from '../rbac/helpers.js';
+export { account, type Account } from '../../factories/accounts.js';
+export { grantDirect } from '../../factories/rbac.js';
+export { expectStatus } from '../../helpers/answers.js';
+export { auditEvents } from '../../helpers/audit.js';
 
 /** A request with a bearer token (none when null). */
 export const call = (t: TestApp, method: 'GET' | 'POST', path: string, token: string | null, payload?: object) =>

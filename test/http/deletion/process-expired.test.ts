@@ -8,21 +8,20 @@ import { JOBS } from '../../../src/jobs/registry.js';
 import { createUser, userRow } from '../../factories/users.js';
 import { lines, runCli } from '../../helpers/cli.js';
 import { createScratchDatabase, DATABASE_TARGETS, type ScratchDatabase } from '../../helpers/scratch-db.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
-import { account, auditEvents, expectStatus, grantDirect, type Account } from '../rbac/helpers.js';
+import { useTestApp } from '../../helpers/test-app.js';
+import { account, type Account } from '../../factories/accounts.js';
+import { grantDirect } from '../../factories/rbac.js';
+import { expectStatus } from '../../helpers/answers.js';
+import { auditEvents } from '../../helpers/audit.js';
 import { columnsContaining, confirmedRequest, deletionRequest, ERIN, personWithData } from './admin-fixtures.js';
 
 const NOW = new Date('2025-03-01T10:00:00.000Z');
 const HOUR = 3600;
 
 describe('POST admin/deletion-requests/process-expired/ and the expired-deletions job', () => {
-  let t: TestApp;
+  const t = useTestApp({ now: NOW });
   let admin: Account;
-  before(async () => { t = await createTestApp({ now: NOW }); });
-  after(async () => { await t.close(); });
   beforeEach(async () => {
-    await t.reset();
-    t.clock.set(NOW);
     t.container.inbox.emails.length = 0;
     admin = await account(t, { email: 'gdpr-admin@example.com' });
     await grantDirect(t, admin.id, ['gdpr.process']);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { beforeEach, describe, it } from 'node:test';
+import { createTestApp, useTestApp } from '../../helpers/test-app.js';
 import { enableTotp } from '../../factories/twofactor.js';
 import {
   account, auditEvents, call, confirmationToken, expectStatus, mailsTo, requestDeletion, requestRows, type Account,
@@ -8,14 +8,11 @@ import {
 
 const ENV = { SVC_MAX_LOGIN_ATTEMPTS: '3', SVC_ACCOUNT_DELETION_CONFIRMATION_LIFETIME: '3600' };
 
-/** SPEC.md "Deletion request (status)": request (→ pending, → confirmation_sent) and confirm (→ confirmed). */
+/** The deletion request's status (docs/privacy.md): request (→ pending, → confirmation_sent) and confirm (→ confirmed). */
 describe('request-account-deletion/ and confirm-account-deletion/', () => {
-  let t: TestApp;
+  const t = useTestApp({ env: ENV, now: new Date('2026-03-01T10:00:00Z') });
   let ann: Account;
-  before(async () => { t = await createTestApp({ env: ENV, now: new Date('2026-03-01T10:00:00Z') }); });
-  after(async () => { await t.close(); });
   beforeEach(async () => {
-    await t.reset();
     t.clock.set(new Date('2026-03-01T10:00:00Z'));
     t.container.inbox.emails.length = 0;
     ann = await account(t);

@@ -9,11 +9,12 @@ import { agentApi, delegate, expectError, expectStatus, grantDirect } from '../a
 import { assertError, assertValidation } from '../auth/assertions.js';
 import { requestAndConfirm } from '../deletion/helpers.js';
 import { createOrg, join } from '../organizations/helpers.js';
-import { account, auditEvents } from '../rbac/helpers.js';
+import { account } from '../../factories/accounts.js';
+import { auditEvents } from '../../helpers/audit.js';
 
 const NOW = new Date('2025-03-01T10:00:00.000Z');
 
-/** SPEC.md's keys, then DECISIONS.md's. */
+/** The export's top-level keys (docs/privacy.md "Top-level keys"). */
 const EXPORT_KEYS = ['user_info', 'roles', 'permissions', 'applications', 'audit_logs', 'export_metadata',
   'sessions', 'devices', 'login_attempts', 'organizations', 'passkeys', 'social_accounts', 'agent_tokens', 'deletion_requests'];
 const LISTS = EXPORT_KEYS.filter((k) => k !== 'user_info' && k !== 'export_metadata');
@@ -43,7 +44,7 @@ describe('POST export-user-data/', () => {
     t.api({ method: 'POST', path: 'export-user-data/', token, payload });
   const exported = (t2: TestApp) => auditEvents(t2, 'data_exported');
 
-  it('answers 200 with SPEC.md\'s keys, DECISIONS.md\'s lists and export_metadata', async () => {
+  it('answers 200 with the documented keys, lists and export_metadata', async () => {
     const { access_token: token } = await signIn(t, ann);
     const body = expectStatus(await exportData(token), 200);
     assert.deepEqual(Object.keys(body).sort(), [...EXPORT_KEYS].sort());

@@ -1,8 +1,11 @@
 import type { LightMyRequestResponse } from 'fastify';
 import type { TestApp } from '../../helpers/test-app.js';
-import { account, expectStatus, type Account } from '../rbac/helpers.js';
+import { account, type Account } from '../../factories/accounts.js';
+import { expectStatus } from '../../helpers/answers.js';
 
-export { account, auditEvents, expectStatus, type Account } from '../rbac/helpers.js';
+export { account, type Account } from '../../factories/accounts.js';
+export { expectStatus } from '../../helpers/answers.js';
+export { auditEvents } from '../../helpers/audit.js';
 
 export const ORG_ENV = { SVC_ORGANIZATIONS_ENABLED: 'true', SVC_AUDIT_LOGGING_ENABLED: 'true' };
 

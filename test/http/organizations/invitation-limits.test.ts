@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { useTestApp } from '../../helpers/test-app.js';
 import { signIn } from '../../factories/sessions.js';
 import { clearInbox } from '../otp/helpers.js';
 import { agentApi, AGENT_ENV, delegate } from '../agents/helpers.js';
@@ -16,14 +16,10 @@ const HOUR = 3_600;
  * and what users wrote reaches the email on one line, cut to 80 characters.
  */
 describe('invitation limits, seen from an inviter who would send spam', () => {
-  let t: TestApp;
-  let api: ReturnType<typeof orgApi>;
+  const t = useTestApp({ now: NOW, env: { ...ORG_ENV, ...AGENT_ENV } });
+  const api = orgApi(t);
   let ann: Account;
-  before(async () => { t = await createTestApp({ now: NOW, env: { ...ORG_ENV, ...AGENT_ENV } }); api = orgApi(t); });
-  after(async () => { await t.close(); });
   beforeEach(async () => {
-    await t.reset();
-    t.clock.set(NOW);
     clearInbox(t);
     [ann] = await accounts(t, 'ann');
     await createOrg(t, ann, 'acme');

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import { signIn } from '../../factories/sessions.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { createTestApp, useTestApp } from '../../helpers/test-app.js';
 import { sha256Hex } from '../../../src/security/random.js';
 import { clearInbox, lastEmailCode } from '../otp/helpers.js';
 import { accounts, auditEvents, createOrg, expectStatus, join, ORG_ENV, orgApi, verifyEmails, type Account } from './helpers.js';
@@ -10,17 +10,13 @@ const NOW = new Date('2025-03-01T10:00:00.000Z');
 const DAY = 86_400;
 
 describe('organization invitations', () => {
-  let t: TestApp;
-  let api: ReturnType<typeof orgApi>;
+  const t = useTestApp({ now: NOW, env: ORG_ENV });
+  const api = orgApi(t);
   let ann: Account;
   let bob: Account;
   let carol: Account;
   let eve: Account;
-  before(async () => { t = await createTestApp({ now: NOW, env: ORG_ENV }); api = orgApi(t); });
-  after(async () => { await t.close(); });
   beforeEach(async () => {
-    await t.reset();
-    t.clock.set(NOW);
     clearInbox(t);
     [ann, bob, carol, eve] = await accounts(t, 'ann', 'bob', 'carol', 'eve');
     await verifyEmails(t, ann, eve); // the inviters (carol and bob are invitees, unverified until a test verifies them)

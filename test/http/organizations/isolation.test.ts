@@ -1,20 +1,17 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { beforeEach, describe, it } from 'node:test';
+import { useTestApp } from '../../helpers/test-app.js';
 import { accounts, createOrg, expectStatus, join, ORG_ENV, orgApi, type Account } from './helpers.js';
 
 /** Tenant isolation from the attacker's side: an owner of A aims every organization route at B. */
 describe('organizations: tenant isolation', () => {
-  let t: TestApp;
-  let api: ReturnType<typeof orgApi>;
+  const t = useTestApp({ env: ORG_ENV });
+  const api = orgApi(t);
   let mallory: Account;
   let victim: Account;
   let bMember: Account;
   let bId: number;
-  before(async () => { t = await createTestApp({ env: ORG_ENV }); api = orgApi(t); });
-  after(async () => { await t.close(); });
   beforeEach(async () => {
-    await t.reset();
     [mallory, victim, bMember] = await accounts(t, 'mallory', 'victim', 'bmember');
     await createOrg(t, mallory, 'org-a');
     bId = (await createOrg(t, victim, 'org-b', undefined, { metadata: { secret: 'b-only' } })).id;

@@ -1,22 +1,18 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { beforeEach, describe, it } from 'node:test';
+import { useTestApp } from '../../helpers/test-app.js';
 import { accounts, auditEvents, createOrg, expectStatus, join, ORG_ENV, orgApi, type Account } from './helpers.js';
 
 const NOW = new Date('2025-03-01T10:00:00.000Z');
 
 describe('organization members', () => {
-  let t: TestApp;
-  let api: ReturnType<typeof orgApi>;
+  const t = useTestApp({ now: NOW, env: ORG_ENV });
+  const api = orgApi(t);
   let owner: Account;
   let admin: Account;
   let member: Account;
   let outsider: Account;
-  before(async () => { t = await createTestApp({ now: NOW, env: ORG_ENV }); api = orgApi(t); });
-  after(async () => { await t.close(); });
   beforeEach(async () => {
-    await t.reset();
-    t.clock.set(NOW);
     [owner, admin, member, outsider] = await accounts(t, 'owner', 'admin', 'member', 'outsider');
     await createOrg(t, owner, 'acme');
     await join(t, 'acme', admin, 'admin');

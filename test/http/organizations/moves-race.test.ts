@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { beforeEach, describe, it } from 'node:test';
+import { useTestApp } from '../../helpers/test-app.js';
 import { accounts, createOrg, ORG_ENV, orgApi, type Account } from './helpers.js';
 
 const NOW = new Date('2025-03-01T10:00:00.000Z');
@@ -13,14 +13,10 @@ const tooDeep = { parent_id: ['The organization tree is at most 5 levels deep be
  * Each round starts both requests at once; on PostgreSQL they run on two connections and interleave.
  */
 describe('organizations: concurrent moves keep the tree acyclic and within depth 5', () => {
-  let t: TestApp;
-  let api: ReturnType<typeof orgApi>;
+  const t = useTestApp({ now: NOW, env: ORG_ENV });
+  const api = orgApi(t);
   let ann: Account;
-  before(async () => { t = await createTestApp({ now: NOW, env: ORG_ENV }); api = orgApi(t); });
-  after(async () => { await t.close(); });
   beforeEach(async () => {
-    await t.reset();
-    t.clock.set(NOW);
     [ann] = await accounts(t, 'ann');
   });
 

@@ -1,21 +1,17 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { beforeEach, describe, it } from 'node:test';
+import { createTestApp, useTestApp } from '../../helpers/test-app.js';
 import { accounts, auditEvents, createOrg, expectStatus, join, ORG_ENV, orgApi, type Account } from './helpers.js';
 
 const NOW = new Date('2025-03-01T10:00:00.000Z');
 
 describe('organizations', () => {
-  let t: TestApp;
-  let api: ReturnType<typeof orgApi>;
+  const t = useTestApp({ now: NOW, env: ORG_ENV });
+  const api = orgApi(t);
   let ann: Account;
   let bob: Account;
   let eve: Account;
-  before(async () => { t = await createTestApp({ now: NOW, env: ORG_ENV }); api = orgApi(t); });
-  after(async () => { await t.close(); });
   beforeEach(async () => {
-    await t.reset();
-    t.clock.set(NOW);
     [ann, bob, eve] = await accounts(t, 'ann', 'bob', 'eve');
   });
 

@@ -1,23 +1,20 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { beforeEach, describe, it } from 'node:test';
+import { createTestApp, useTestApp } from '../../helpers/test-app.js';
 import { accounts, createOrg, expectStatus, join, ORG_ENV, orgApi, type Account } from './helpers.js';
 
 const OWNER_PERMISSIONS = ['org.manage', 'org.members.invite', 'org.members.manage', 'org.members.remove', 'org.owner', 'org.view'];
 const ADMIN_PERMISSIONS = ['org.members.invite', 'org.members.manage', 'org.view'];
 const EMPTY_CONTEXT = { current_org: null, roles: [], permissions: [] };
 
-/** DECISIONS.md "Organizations": `me/` and `me/roles/` with and without X-Org-Slug. */
+/** docs/organizations.md: `me/` and `me/roles/` with and without X-Org-Slug. */
 describe('organization context of me/ and me/roles/', () => {
-  let t: TestApp;
-  let api: ReturnType<typeof orgApi>;
+  const t = useTestApp({ env: ORG_ENV });
+  const api = orgApi(t);
   let ann: Account;
   let bob: Account;
   let eve: Account;
-  before(async () => { t = await createTestApp({ env: ORG_ENV }); api = orgApi(t); });
-  after(async () => { await t.close(); });
   beforeEach(async () => {
-    await t.reset();
     [ann, bob, eve] = await accounts(t, 'ann', 'bob', 'eve');
     await createOrg(t, ann, 'root');
     let parent = 'root';

@@ -1,25 +1,22 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { after, beforeEach, describe, it } from 'node:test';
 import { signIn } from '../../factories/sessions.js';
 import { createUser, userRow, type TestUser } from '../../factories/users.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { useTestApp } from '../../helpers/test-app.js';
 import { assertError, assertValidation } from '../auth/assertions.js';
 import { clearInbox, lastEmailCode, lastSmsCode, otherCode } from './helpers.js';
 
 const PHONE = '+33612345678';
 
 describe('one-time codes', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let user: TestUser;
   let token: string;
-  before(async () => { t = await createTestApp(); });
   beforeEach(async () => {
-    await t.reset();
     clearInbox(t);
     user = await createUser(t, { email: 'ann@example.com', phone: PHONE });
     token = (await signIn(t, user)).access_token;
   });
-  after(async () => { await t.close(); });
 
   const request = (otp_type: unknown, as = token) => t.api({ method: 'POST', path: 'otp/request/', token: as, payload: { otp_type } });
   const verifyEmail = (code: unknown, as = token) => t.api({ method: 'POST', path: 'otp/verify/email/', token: as, payload: { code } });
@@ -239,14 +236,11 @@ describe('one-time codes', () => {
 });
 
 describe('one-time code rate limits (outside debug)', () => {
-  let t: TestApp;
+  const t = useTestApp({ env: { SVC_DEBUG: 'false', SVC_RATE_LIMITING_ENABLED: 'true' } });
   let token: string;
-  before(async () => { t = await createTestApp({ env: { SVC_DEBUG: 'false', SVC_RATE_LIMITING_ENABLED: 'true' } }); });
   beforeEach(async () => {
-    await t.reset();
     token = (await signIn(t, await createUser(t, { email: 'ann@example.com' }))).access_token;
   });
-  after(async () => { await t.close(); });
 
   it('answers 429 RATE_LIMITED with retry_after on the sixth otp/request/ within an hour', async () => {
     for (let i = 0; i < 5; i++) {

@@ -1,21 +1,19 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import { decodeJwt, deviceInfo, signIn } from '../../factories/sessions.js';
 import { enableTotp } from '../../factories/twofactor.js';
 import { createUser, type TestUser } from '../../factories/users.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { useTestApp } from '../../helpers/test-app.js';
 import { GARBAGE, tamper, type SoftAuthenticator } from '../../helpers/webauthn-authenticator.js';
-import { expectStatus } from '../rbac/helpers.js';
+import { expectStatus } from '../../helpers/answers.js';
 import { authenticateBegin, authenticateComplete, authenticator, PASSKEY_ENV, register, registerBegin, RP_ID, sessionCount,
   signInWithPasskey } from './helpers.js';
 
-/** SPEC.md "Passkeys": `webauthn/authenticate/begin/` and `…/complete/`, a full login in every respect. */
+/** docs/passkeys.md: `webauthn/authenticate/begin/` and `…/complete/`, a full login in every respect. */
 describe('passkey sign-in', () => {
-  let t: TestApp;
+  const t = useTestApp({ env: { ...PASSKEY_ENV, SVC_AUDIT_LOGGING_ENABLED: 'true' } });
   let ann: TestUser;
   let authn: SoftAuthenticator;
-  before(async () => { t = await createTestApp({ env: { ...PASSKEY_ENV, SVC_AUDIT_LOGGING_ENABLED: 'true' } }); });
-  after(async () => { await t.close(); });
 
   /** An account with one registered passkey; the password session used to register it is ended. */
   async function withPasskey(overrides: Parameters<typeof createUser>[1] = {}, authOpts: Parameters<typeof authenticator>[0] = {}) {
@@ -29,11 +27,10 @@ describe('passkey sign-in', () => {
     return { user, key };
   }
   beforeEach(async () => {
-    await t.reset();
     ({ user: ann, key: authn } = await withPasskey({ first_name: 'Ann' }));
   });
 
-  it('begins with an address: SPEC.md\'s request options with the account\'s passkeys, challenge_id and publicKey', async () => {
+  it('begins with an address: the documented request options with the account\'s passkeys, challenge_id and publicKey', async () => {
     const res = expectStatus(await authenticateBegin(t, { email: ann.email! }), 200);
     const { challenge_id, publicKey, ...flat } = res;
     assert.deepEqual(publicKey, flat);
@@ -43,7 +40,7 @@ describe('passkey sign-in', () => {
     assert.deepEqual(flat.allowCredentials.map((c: { id: string; type: string }) => [c.id, c.type]), [[authn.credentials[0]!.id, 'public-key']]);
   });
 
-  it('signs in: SPEC.md\'s access, refresh, user, message, credential_used plus the usual token response', async () => {
+  it('signs in: the documented access, refresh, user, message, credential_used plus the usual token response', async () => {
     const { res } = await signInWithPasskey(t, authn, { email: ann.email! });
     const body = expectStatus(res, 200);
     assert.equal(body.access, body.access_token);

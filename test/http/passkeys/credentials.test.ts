@@ -1,17 +1,14 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { signIn } from '../../factories/sessions.js';
 import { createUser } from '../../factories/users.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
-import { expectStatus } from '../rbac/helpers.js';
+import { useTestApp } from '../../helpers/test-app.js';
+import { expectStatus } from '../../helpers/answers.js';
 import { authenticator, PASSKEY_ENV, register, signInWithPasskey } from './helpers.js';
 
-/** SPEC.md `webauthn/credentials/`: the caller's passkeys, listed and deleted; never another account's. */
+/** `webauthn/credentials/` (docs/passkeys.md): the caller's passkeys, listed and deleted; never another account's. */
 describe('webauthn/credentials/', () => {
-  let t: TestApp;
-  before(async () => { t = await createTestApp({ env: { ...PASSKEY_ENV, SVC_AUDIT_LOGGING_ENABLED: 'true' } }); });
-  after(async () => { await t.close(); });
-  beforeEach(async () => { await t.reset(); });
+  const t = useTestApp({ env: { ...PASSKEY_ENV, SVC_AUDIT_LOGGING_ENABLED: 'true' } });
 
   const list = (token: string) => t.api({ method: 'GET', path: 'webauthn/credentials/', token });
   const remove = (token: string, id: number) => t.api({ method: 'DELETE', path: `webauthn/credentials/${id}/`, token });
@@ -32,7 +29,7 @@ describe('webauthn/credentials/', () => {
     return { user, token, ids };
   }
 
-  it('lists the caller\'s passkeys with SPEC.md\'s listing fields and a count', async () => {
+  it('lists the caller\'s passkeys with the documented listing fields and a count', async () => {
     const { token } = await account('ann@example.com', 2);
     await account('bob@example.com', 1);
     const body = expectStatus(await list(token), 200);

@@ -1,29 +1,26 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import type { PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/server';
 import { signIn } from '../../factories/sessions.js';
 import { createUser, type TestUser } from '../../factories/users.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { createTestApp, useTestApp } from '../../helpers/test-app.js';
 import { GARBAGE, tamper } from '../../helpers/webauthn-authenticator.js';
-import { expectStatus } from '../rbac/helpers.js';
+import { expectStatus } from '../../helpers/answers.js';
 import { authenticator, ORIGIN, PASSKEY_ENV, register, registerBegin, registerComplete, RP_ID } from './helpers.js';
 
-/** SPEC.md "Passkeys": `webauthn/register/begin/` and `…/complete/` with a software authenticator. */
+/** docs/passkeys.md: `webauthn/register/begin/` and `…/complete/` with a software authenticator. */
 describe('passkey registration', () => {
-  let t: TestApp;
+  const t = useTestApp({ env: { ...PASSKEY_ENV, SVC_AUDIT_LOGGING_ENABLED: 'true' } });
   let user: TestUser;
   let token: string;
-  before(async () => { t = await createTestApp({ env: { ...PASSKEY_ENV, SVC_AUDIT_LOGGING_ENABLED: 'true' } }); });
-  after(async () => { await t.close(); });
   beforeEach(async () => {
-    await t.reset();
     user = await createUser(t, { email: 'ann@example.com', first_name: 'Ann', last_name: 'Lee' });
     token = (await signIn(t, user)).access_token;
   });
 
   const credentials = () => t.container.db.selectFrom('webauthn_credentials').selectAll().execute();
 
-  it('answers SPEC.md\'s creation options, challenge_id and the publicKey copy', async () => {
+  it('answers the documented creation options, challenge_id and the publicKey copy', async () => {
     const options = await registerBegin(t, token);
     const { challenge_id, publicKey, ...flat } = options;
     assert.deepEqual(publicKey, flat, 'publicKey holds the same options');
@@ -45,7 +42,7 @@ describe('passkey registration', () => {
     assert.equal(row.expires_at.getTime() - row.created_at.getTime() <= 300_000 + 1000, true);
   });
 
-  it('registers a passkey: 201 with SPEC.md\'s record, stored with its public key, counter, flags and handle', async () => {
+  it('registers a passkey: 201 with the documented record, stored with its public key, counter, flags and handle', async () => {
     const authn = authenticator({ backupEligible: true, backedUp: true });
     const { res, options, credential } = await register(t, token, authn, { device_name: 'Work laptop' });
     const body = expectStatus(res, 201);

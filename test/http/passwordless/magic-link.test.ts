@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import { createApplication } from '../../factories/applications.js';
 import { enableTotp } from '../../factories/twofactor.js';
 import { createUser, userRow, type TestUser } from '../../factories/users.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { useTestApp } from '../../helpers/test-app.js';
 import { sha256Hex } from '../../../src/security/random.js';
 import { assertError, TOKEN_RESPONSE_FIELDS, USER_FIELDS } from '../auth/assertions.js';
 import {
@@ -15,15 +15,12 @@ const EXTRA_URL = 'https://links.example.com/magic';
 const EMAIL = 'ann@example.com';
 
 describe('magic links', () => {
-  let t: TestApp;
+  const t = useTestApp({ env: { ...MAGIC_LINK_ON, SVC_MAGIC_LINK_ALLOWED_URLS: EXTRA_URL } });
   let user: TestUser;
-  before(async () => { t = await createTestApp({ env: { ...MAGIC_LINK_ON, SVC_MAGIC_LINK_ALLOWED_URLS: EXTRA_URL } }); });
   beforeEach(async () => {
-    await t.reset();
     clearInbox(t);
     user = await createUser(t, { email: EMAIL });
   });
-  after(async () => { await t.close(); });
 
   const emailsTo = async (to: string) => {
     await t.container.services.outbox.flush();

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import { signIn } from '../../factories/sessions.js';
 import { enableTotp } from '../../factories/twofactor.js';
 import { createUser, userRow } from '../../factories/users.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { useTestApp } from '../../helpers/test-app.js';
 import { assertError, assertValidation, TOKEN_RESPONSE_FIELDS, USER_FIELDS } from '../auth/assertions.js';
 import {
   clearInbox, inParallel, lastSmsCode, loginCodeFor, OTP_LOGIN_ON, otherCode, phoneParts, requestLoginCode, verifyLoginCode,
@@ -13,13 +13,10 @@ const PHONE = '+33612345678';
 const OTHER_PHONE = '+33698765432';
 
 describe('passwordless phone login', () => {
-  let t: TestApp;
-  before(async () => { t = await createTestApp({ env: OTP_LOGIN_ON }); });
+  const t = useTestApp({ env: OTP_LOGIN_ON });
   beforeEach(async () => {
-    await t.reset();
     clearInbox(t);
   });
-  after(async () => { await t.close(); });
 
   const smsTo = async (phone: string) => {
     await t.container.services.outbox.flush();

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { createUser, userRow } from '../../factories/users.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { useTestApp } from '../../helpers/test-app.js';
 import { assertError } from '../auth/assertions.js';
 import {
   clearInbox, lastMagicToken, loginCodeFor, MAGIC_LINK_ON, OTP_LOGIN_ON, phoneParts, requestMagicLink, verifyLoginCode,
@@ -24,13 +24,10 @@ type Tokens = { access_token: string; refresh_token: string };
  * and access token, and tells the address.
  */
 describe('pre-registration hijacking', () => {
-  let t: TestApp;
-  before(async () => { t = await createTestApp({ env: { ...OTP_LOGIN_ON, ...MAGIC_LINK_ON, SVC_AUDIT_LOGGING_ENABLED: 'false' } }); });
+  const t = useTestApp({ env: { ...OTP_LOGIN_ON, ...MAGIC_LINK_ON, SVC_AUDIT_LOGGING_ENABLED: 'false' } });
   beforeEach(async () => {
-    await t.reset();
     clearInbox(t);
   });
-  after(async () => { await t.close(); });
 
   const ok = <T>(res: LightMyRequestResponse, status = 200): T => {
     assert.equal(res.statusCode, status, res.body);

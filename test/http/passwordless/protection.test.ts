@@ -17,7 +17,7 @@ const LOCKOUT_SECONDS = 900;
 before(acquireTestDatabase);
 after(releaseTestDatabase);
 
-/** 423 ACCOUNT_LOCKED whose `retry_after` is the ISO time the lock ends (SPEC.md login/otp/verify/). */
+/** 423 ACCOUNT_LOCKED whose `retry_after` is the ISO time the lock ends (login/otp/verify/, docs/decisions.md). */
 function assertLockedUntil(res: LightMyRequestResponse, until: Date) {
   const body = assertError(res, 423, 'ACCOUNT_LOCKED', { retry_after: undefined });
   assert.equal(typeof body.retry_after, 'string', res.body);

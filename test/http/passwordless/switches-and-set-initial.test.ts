@@ -3,7 +3,7 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import { isAppError } from '../../../src/core/errors.js';
 import { createUser, type TestUser } from '../../factories/users.js';
 import { acquireTestDatabase, releaseTestDatabase } from '../../helpers/database.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { useTestApp } from '../../helpers/test-app.js';
 import { assertError } from '../auth/assertions.js';
 import { clearInbox, loginCodeFor, OTP_LOGIN_ON, otherCode, phoneParts, verifyLoginCode } from './helpers.js';
 
@@ -14,9 +14,7 @@ before(acquireTestDatabase);
 after(releaseTestDatabase);
 
 describe('passwordless feature switches', () => {
-  let t: TestApp;
-  before(async () => { t = await createTestApp(); });
-  after(async () => { await t.close(); });
+  const t = useTestApp({ reset: false });
 
   it('answers 404 FEATURE_DISABLED, naming its switch, on every passwordless route while the switch is off', async () => {
     const calls = [
@@ -40,13 +38,10 @@ describe('passwordless feature switches', () => {
 });
 
 describe('login codes without auto-registration', () => {
-  let t: TestApp;
-  before(async () => { t = await createTestApp({ env: { ...OTP_LOGIN_ON, SVC_OTP_LOGIN_AUTO_REGISTER: 'false' } }); });
+  const t = useTestApp({ env: { ...OTP_LOGIN_ON, SVC_OTP_LOGIN_AUTO_REGISTER: 'false' } });
   beforeEach(async () => {
-    await t.reset();
     clearInbox(t);
   });
-  after(async () => { await t.close(); });
 
   it('answers an unknown phone with the same shape, creates no account and sends nothing', async () => {
     await createUser(t, { phone: '+33698765432' });
@@ -71,15 +66,12 @@ describe('login codes without auto-registration', () => {
 });
 
 describe('the login code as proof for password/set-initial/', () => {
-  let t: TestApp;
+  const t = useTestApp({ env: OTP_LOGIN_ON });
   let user: TestUser;
-  before(async () => { t = await createTestApp({ env: OTP_LOGIN_ON }); });
   beforeEach(async () => {
-    await t.reset();
     clearInbox(t);
     user = await createUser(t, { email: null, phone: PHONE, password: null });
   });
-  after(async () => { await t.close(); });
 
   const consume = (code: string) => t.container.services.otpLogin.consumeLoginCodeForSetInitial(user.id, code);
   const rejection = (code: string, status: number, message?: RegExp) => (err: unknown) => {

@@ -1,23 +1,20 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import { decodeJwt, openSession, signIn } from '../../factories/sessions.js';
 import { createUser, userRow, type TestUser } from '../../factories/users.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { useTestApp } from '../../helpers/test-app.js';
 import { assertError, assertValidation } from '../auth/assertions.js';
 import { clearInbox, lastEmailCode, otherCode } from '../otp/helpers.js';
 
 const NEW_PASSWORD = 'violet submarine orchestra';
 
 describe('POST password/change/', () => {
-  let t: TestApp;
+  const t = useTestApp({ env: { SVC_MAX_LOGIN_ATTEMPTS: '3', SVC_PASSWORD_HISTORY: '3' } });
   let user: TestUser;
-  before(async () => { t = await createTestApp({ env: { SVC_MAX_LOGIN_ATTEMPTS: '3', SVC_PASSWORD_HISTORY: '3' } }); });
   beforeEach(async () => {
-    await t.reset();
     clearInbox(t);
     user = await createUser(t, { email: 'ann@example.com', first_name: 'Annabel' });
   });
-  after(async () => { await t.close(); });
 
   const change = (token: string, payload: Record<string, unknown>) => t.api({ method: 'POST', path: 'password/change/', token, payload });
   const login = (password: string) => t.api({ method: 'POST', path: 'login/email/', payload: { email: user.email, password } });

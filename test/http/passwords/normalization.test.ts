@@ -5,7 +5,7 @@ import { signIn } from '../../factories/sessions.js';
 import { enableTotp } from '../../factories/twofactor.js';
 import { createUser, userRow, type TestUser } from '../../factories/users.js';
 import { acquireTestDatabase, releaseTestDatabase } from '../../helpers/database.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { useTestApp } from '../../helpers/test-app.js';
 import { assertError } from '../auth/assertions.js';
 import { clearInbox, lastEmailCode } from '../otp/helpers.js';
 
@@ -18,10 +18,8 @@ before(acquireTestDatabase);
 after(releaseTestDatabase);
 
 describe('passwords are compared in Unicode NFKC', () => {
-  let t: TestApp;
-  before(async () => { t = await createTestApp({ env: { SVC_PASSWORD_HISTORY: '3' } }); });
+  const t = useTestApp({ env: { SVC_PASSWORD_HISTORY: '3' }, reset: false });
   beforeEach(async () => { await t.reset(); clearInbox(t); });
-  after(async () => { await t.close(); });
 
   const loginEmail = (email: string, password: string, extra: object = {}) =>
     t.api({ method: 'POST', path: 'login/email/', payload: { email, password, ...extra } });

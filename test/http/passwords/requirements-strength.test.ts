@@ -1,16 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { describe, it } from 'node:test';
+import { createTestApp, useTestApp } from '../../helpers/test-app.js';
 import { assertError, assertValidation } from '../auth/assertions.js';
 
 const STRENGTH_FIELDS = ['errors', 'is_valid', 'requirements', 'score', 'strength'];
 const REQUIREMENT_FIELDS = ['min_length', 'require_lowercase', 'require_numbers', 'require_special', 'require_uppercase'];
 
 describe('password requirements and strength', () => {
-  let t: TestApp;
-  before(async () => { t = await createTestApp({ env: { SVC_PASSWORD_MIN_LENGTH: '12' } }); });
-  beforeEach(async () => { await t.reset(); });
-  after(async () => { await t.close(); });
+  const t = useTestApp({ env: { SVC_PASSWORD_MIN_LENGTH: '12' } });
 
   const strength = (payload: Record<string, unknown>) => t.api({ method: 'POST', path: 'password/strength/', payload });
 

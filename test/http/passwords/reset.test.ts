@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import { signIn } from '../../factories/sessions.js';
 import { createUser, userRow, type TestUser } from '../../factories/users.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { useTestApp } from '../../helpers/test-app.js';
 import { assertError, assertValidation } from '../auth/assertions.js';
 import { clearInbox, lastEmailCode, lastSmsCode, otherCode } from '../otp/helpers.js';
 
@@ -11,15 +11,12 @@ const PHONE_PAIR = { phone_country_code: '+33', phone_number: '612345678' };
 const NEW_PASSWORD = 'violet submarine orchestra';
 
 describe('password reset', () => {
-  let t: TestApp;
+  const t = useTestApp({ env: { SVC_PASSWORD_HISTORY: '2' } });
   let user: TestUser;
-  before(async () => { t = await createTestApp({ env: { SVC_PASSWORD_HISTORY: '2' } }); });
   beforeEach(async () => {
-    await t.reset();
     clearInbox(t);
     user = await createUser(t, { email: 'ann@example.com', phone: PHONE, first_name: 'Annabel' });
   });
-  after(async () => { await t.close(); });
 
   const requestReset = (payload: Record<string, unknown>) => t.api({ method: 'POST', path: 'password/reset/request/', payload });
   const confirm = (payload: Record<string, unknown>) => t.api({ method: 'POST', path: 'password/reset/confirm/', payload });
@@ -179,9 +176,7 @@ describe('password reset', () => {
 });
 
 describe('password reset throttling', () => {
-  let t: TestApp;
-  before(async () => { t = await createTestApp({ env: { SVC_DEBUG: 'false', SVC_RATE_LIMITING_ENABLED: 'true' } }); });
-  after(async () => { await t.close(); });
+  const t = useTestApp({ env: { SVC_DEBUG: 'false', SVC_RATE_LIMITING_ENABLED: 'true' }, reset: false });
 
   it('allows three reset requests an hour per client, then answers 429 with retry_after', async () => {
     for (let i = 0; i < 3; i++) assert.equal((await t.api({ method: 'POST', path: 'password/reset/request/', payload: { email: `x${i}@example.com` } })).statusCode, 200);

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import { decodeJwt, openSession, signIn } from '../../factories/sessions.js';
 import { createUser, userRow } from '../../factories/users.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { createTestApp, useTestApp } from '../../helpers/test-app.js';
 import { assertError, assertValidation } from '../auth/assertions.js';
 import { clearInbox, loginCodeFor, OTP_LOGIN_ON, otherCode, phoneParts, verifyLoginCode } from '../passwordless/helpers.js';
 
@@ -10,13 +10,10 @@ const PHONE = '+33612345678';
 const CHOSEN = 'violet submarine orchestra';
 
 describe('POST password/set-initial/', () => {
-  let t: TestApp;
-  before(async () => { t = await createTestApp({ env: OTP_LOGIN_ON }); });
+  const t = useTestApp({ env: OTP_LOGIN_ON });
   beforeEach(async () => {
-    await t.reset();
     clearInbox(t);
   });
-  after(async () => { await t.close(); });
 
   const setInitial = (token: string, payload: Record<string, unknown>) =>
     t.api({ method: 'POST', path: 'password/set-initial/', token, payload });
@@ -86,7 +83,7 @@ describe('POST password/set-initial/', () => {
   });
 
   it('takes a password_change_only token: the provisioned passwordless account leaves the forced flow with a full pair', async () => {
-    // SPEC.md "Forced password change flow", second row: invited without password, must_change_password=true.
+    // A forced password change for an account invited without a password (must_change_password=true).
     const invited = await createUser(t, { email: 'invited@example.com', phone: PHONE, password: null, must_change_password: true });
     const login = await verifyLoginCode(t, PHONE, await loginCodeFor(t, PHONE));
     assert.equal(login.statusCode, 200, login.body);

@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import type { RoutePlugin } from '../../../src/http/route-plugin.js';
 import { Body } from '../../../src/http/schema.js';
 import { acquireTestDatabase, releaseTestDatabase } from '../../helpers/database.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { createTestApp, useTestApp, type TestApp } from '../../helpers/test-app.js';
 
 const Ok = Type.Object({ ok: Type.Boolean() });
 const testRoutes: RoutePlugin = async (app) => {
@@ -23,9 +23,7 @@ before(acquireTestDatabase);
 after(releaseTestDatabase);
 
 describe('application authentication on', () => {
-  let t: TestApp;
-  before(async () => { t = await createTestApp({ apiRoutes: [testRoutes] }); });
-  after(async () => { await t.close(); });
+  const t = useTestApp({ apiRoutes: [testRoutes], reset: false });
 
   it('lets routes marked appAuth: false answer without headers, and no others', async () => {
     const open = await t.api({ method: 'GET', path: 'test/public/', appAuth: false });

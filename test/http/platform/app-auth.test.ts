@@ -1,15 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { describe, it } from 'node:test';
+import { useTestApp } from '../../helpers/test-app.js';
 
 /** A route that needs the application's credentials and nothing else. */
 const PROBE = 'password/requirements/';
 
 describe('application authentication', () => {
-  let t: TestApp;
-  before(async () => { t = await createTestApp(); });
-  beforeEach(async () => { await t.reset(); });
-  after(async () => { await t.close(); });
+  const t = useTestApp();
 
   it('answers 401 APP_AUTH_REQUIRED without the headers', async () => {
     const res = await t.api({ method: 'GET', path: PROBE, appAuth: false });

@@ -1,13 +1,15 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import { ConfigError } from '../../../src/config/errors.js';
 import { checkEncryptionKey, type KeyCheckOptions } from '../../../src/modules/encryption/key-check.js';
 import { KeyRotationError } from '../../../src/modules/encryption/rotation.service.js';
 import { sealersOf } from '../../../src/modules/encryption/sealers.js';
 import { enableTotp, totpNow } from '../../factories/twofactor.js';
 import { createUser, DEFAULT_PASSWORD, type TestUser } from '../../factories/users.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
-import { account, auditEvents, expectStatus } from '../rbac/helpers.js';
+import { createTestApp, useTestApp } from '../../helpers/test-app.js';
+import { account } from '../../factories/accounts.js';
+import { expectStatus } from '../../helpers/answers.js';
+import { auditEvents } from '../../helpers/audit.js';
 
 const OLD = 'the encryption key the data was sealed with, 48 bytes';
 const NEW = 'the encryption key it is rotated to, at least 32 bytes';
@@ -16,10 +18,8 @@ const SETTING = { name: 'SVC_ENCRYPTION_KEY', detail: '' } as const;
 
 // see: "A newcomer's first hour works as written" — a key that could not open what was stored answered 500 at each TOTP check.
 describe('the encryption key: the start-up check and the rotation', () => {
-  let t: TestApp;
+  const t = useTestApp({ env: { SVC_ENCRYPTION_KEY: OLD }, reset: false });
   let warnings: string[];
-  before(async () => { t = await createTestApp({ env: { SVC_ENCRYPTION_KEY: OLD } }); });
-  after(async () => { await t.close(); });
   beforeEach(async () => { await t.reset(); warnings = []; });
 
   const check = (secret: string, opts: Partial<KeyCheckOptions> = {}) => checkEncryptionKey(t.container.db, sealersOf(secret),

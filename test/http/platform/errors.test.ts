@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { Type, type Static } from 'typebox';
 import { AppError } from '../../../src/core/errors.js';
 import { PageOf, PageQuery, pageRequest, toPage, type PageQueryInput } from '../../../src/core/pagination.js';
 import type { RoutePlugin } from '../../../src/http/route-plugin.js';
 import { Body } from '../../../src/http/schema.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { useTestApp } from '../../helpers/test-app.js';
 
 const EchoBody = Body({
   name: Type.String(),
@@ -45,9 +45,7 @@ const VALIDATION = { error: 'Validation error', code: 'VALIDATION_ERROR' } as co
 const json = { 'content-type': 'application/json' };
 
 describe('error shapes and bad input', () => {
-  let t: TestApp;
-  before(async () => { t = await createTestApp({ apiRoutes: [testRoutes] }); });
-  after(async () => { await t.close(); });
+  const t = useTestApp({ apiRoutes: [testRoutes], reset: false });
 
   describe('routing', () => {
     it('answers 404 NOT_FOUND for an unknown route under the API prefix and at the root', async () => {

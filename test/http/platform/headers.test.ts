@@ -6,7 +6,7 @@ import type { Env } from '../../../src/config/load.js';
 import type { RoutePlugin } from '../../../src/http/route-plugin.js';
 import { Body } from '../../../src/http/schema.js';
 import { acquireTestDatabase, releaseTestDatabase } from '../../helpers/database.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { useTestApp } from '../../helpers/test-app.js';
 
 const testRoutes: RoutePlugin = async (app) => {
   app.post('/test/thing/', {
@@ -35,9 +35,7 @@ before(acquireTestDatabase);
 after(releaseTestDatabase);
 
 describe('Cache-Control on API responses', () => {
-  let t: TestApp;
-  before(async () => { t = await createTestApp({ apiRoutes: [testRoutes] }); });
-  after(async () => { await t.close(); });
+  const t = useTestApp({ apiRoutes: [testRoutes], reset: false });
 
   it('is no-store on a success', async () => {
     const res = await t.api({ method: 'POST', path: 'test/thing/', payload: { name: 'a' } });
@@ -71,9 +69,7 @@ const presets: { name: string; env: Env; on: boolean }[] = [
 
 for (const preset of presets) {
   describe(`security headers with the ${preset.name}`, () => {
-    let t: TestApp;
-    before(async () => { t = await createTestApp({ apiRoutes: [testRoutes], env: preset.env }); });
-    after(async () => { await t.close(); });
+    const t = useTestApp({ apiRoutes: [testRoutes], env: preset.env, reset: false });
 
     it(preset.on ? 'sends HSTS, nosniff, frame and CSP headers on successes and errors' : 'sends none of them', async () => {
       const ok = await t.api({ method: 'POST', path: 'test/thing/', payload: { name: 'a' } });

@@ -6,7 +6,7 @@ import { PageOf, PageQuery } from '../../../src/core/pagination.js';
 import type { RoutePlugin } from '../../../src/http/route-plugin.js';
 import { Body } from '../../../src/http/schema.js';
 import { acquireTestDatabase, releaseTestDatabase } from '../../helpers/database.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { useTestApp } from '../../helpers/test-app.js';
 
 const Widget = Type.Object({ id: Type.Integer(), name: Type.String(), color: Type.Union([Type.String(), Type.Null()]) });
 const testRoutes: RoutePlugin = async (app) => {
@@ -40,9 +40,7 @@ before(acquireTestDatabase);
 after(releaseTestDatabase);
 
 describe('OpenAPI document and viewers', () => {
-  let t: TestApp;
-  before(async () => { t = await createTestApp({ apiRoutes: [testRoutes] }); });
-  after(async () => { await t.close(); });
+  const t = useTestApp({ apiRoutes: [testRoutes], reset: false });
 
   it('GET docs/schema/ answers an OpenAPI 3 document with the request and response schemas of every API route', async () => {
     const res = await t.api({ method: 'GET', path: 'docs/schema/' });
@@ -167,9 +165,7 @@ const disabled: { name: string; env: Env }[] = [
 
 for (const setting of disabled) {
   describe(`docs with ${setting.name}`, () => {
-    let t: TestApp;
-    before(async () => { t = await createTestApp({ apiRoutes: [testRoutes], env: setting.env }); });
-    after(async () => { await t.close(); });
+    const t = useTestApp({ apiRoutes: [testRoutes], env: setting.env, reset: false });
 
     it('GET docs/schema/, docs/ and docs/redoc/ answer 404 FEATURE_DISABLED, with or without credentials', async () => {
       for (const path of ['docs/schema/', 'docs/', 'docs/redoc/']) {

@@ -7,7 +7,7 @@ import { acquireTestDatabase, releaseTestDatabase } from '../../helpers/database
 import { createTestApp, type TestApp } from '../../helpers/test-app.js';
 
 // Readiness with Redis down, and what /metrics tells about this instance's own operation: Redis errors and the
-// scheduled jobs' runs (DECISIONS.md "Several instances"). SVC_JOBS_ENABLED pins the jobs to some instances.
+// scheduled jobs' runs (docs/deployment.md "Several instances"). SVC_JOBS_ENABLED pins the jobs to some instances.
 
 const metricLines = async (t: TestApp) => (await t.app.inject({ method: 'GET', url: '/metrics' })).body.split('\n');
 const valueOf = (lines: string[], series: string) => Number(lines.find((l) => l.startsWith(`${series} `))?.split(' ')[1] ?? NaN);

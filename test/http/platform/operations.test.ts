@@ -9,16 +9,14 @@ import { buildContainer } from '../../../src/container.js';
 import type { Database } from '../../../src/db/create-db.js';
 import type { DatabaseSchema } from '../../../src/db/database.js';
 import { acquireTestDatabase, releaseTestDatabase } from '../../helpers/database.js';
-import { createTestApp, testHasher, type TestApp } from '../../helpers/test-app.js';
+import { testHasher, useTestApp } from '../../helpers/test-app.js';
 
 // The apps of the describes below share one database; holding it here avoids reopening it for each.
 before(acquireTestDatabase);
 after(releaseTestDatabase);
 
 describe('health', () => {
-  let t: TestApp;
-  before(async () => { t = await createTestApp(); });
-  after(async () => { await t.close(); });
+  const t = useTestApp({ reset: false });
 
   it('GET /health/live answers 200 without application credentials', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/health/live' });
@@ -135,9 +133,7 @@ describe('health with an unreachable database', () => {
 });
 
 describe('metrics', () => {
-  let t: TestApp;
-  before(async () => { t = await createTestApp(); });
-  after(async () => { await t.close(); });
+  const t = useTestApp({ reset: false });
 
   it('GET /metrics answers Prometheus text counting requests by route and status, with a latency histogram', async () => {
     await t.app.inject({ method: 'GET', url: '/health/live' });
@@ -180,9 +176,7 @@ describe('metrics', () => {
 });
 
 describe('metrics switched off (SVC_METRICS_ENABLED=false)', () => {
-  let t: TestApp;
-  before(async () => { t = await createTestApp({ env: { SVC_METRICS_ENABLED: 'false' } }); });
-  after(async () => { await t.close(); });
+  const t = useTestApp({ env: { SVC_METRICS_ENABLED: 'false' }, reset: false });
 
   it('GET /metrics answers 404 FEATURE_DISABLED naming the setting, as every switched-off feature does', async () => {
     await t.app.inject({ method: 'GET', url: '/health/live' });

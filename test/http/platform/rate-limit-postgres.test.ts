@@ -6,7 +6,7 @@ import type { RoutePlugin } from '../../../src/http/route-plugin.js';
 import { acquireTestDatabase, releaseTestDatabase } from '../../helpers/database.js';
 import { createTestApp, type TestApp } from '../../helpers/test-app.js';
 
-// DECISIONS.md "Several instances": without Redis, or while it fails, rate limits count in PostgreSQL, so instances
+// docs/deployment.md "Several instances": without Redis, or while it fails, rate limits count in PostgreSQL, so instances
 // sharing the database share the counts. Two apps on one database stand for two instances.
 
 const skip = process.env.TEST_DATABASE_URL ? false : 'needs TEST_DATABASE_URL: the embedded database is held by one process';

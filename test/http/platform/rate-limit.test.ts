@@ -5,7 +5,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { Type } from 'typebox';
 import type { RoutePlugin } from '../../../src/http/route-plugin.js';
 import { acquireTestDatabase, releaseTestDatabase } from '../../helpers/database.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { createTestApp, useTestApp, type TestApp } from '../../helpers/test-app.js';
 
 const Ok = Type.Object({ ok: Type.Boolean() });
 const limitedRoutes: RoutePlugin = async (app, { guards }) => {
@@ -51,9 +51,7 @@ before(acquireTestDatabase);
 after(releaseTestDatabase);
 
 describe('rate limits outside debug', () => {
-  let t: TestApp;
-  before(async () => { t = await createTestApp({ apiRoutes: [limitedRoutes], env: OUTSIDE_DEBUG }); });
-  after(async () => { await t.close(); });
+  const t = useTestApp({ apiRoutes: [limitedRoutes], env: OUTSIDE_DEBUG, reset: false });
 
   it('answers N times, then 429 RATE_LIMITED with retry_after and Retry-After', async () => {
     assert.deepEqual(await statuses(t, 'test/three-per-minute/', '198.51.100.1', 3), [200, 200, 200]);

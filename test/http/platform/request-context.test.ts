@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { Type } from 'typebox';
 import type { RoutePlugin } from '../../../src/http/route-plugin.js';
 import { acquireTestDatabase, releaseTestDatabase } from '../../helpers/database.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { createTestApp, useTestApp, type TestApp } from '../../helpers/test-app.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -17,9 +17,7 @@ before(acquireTestDatabase);
 after(releaseTestDatabase);
 
 describe('request id', () => {
-  let t: TestApp;
-  before(async () => { t = await createTestApp({ apiRoutes: [whoAmI] }); });
-  after(async () => { await t.close(); });
+  const t = useTestApp({ apiRoutes: [whoAmI], reset: false });
 
   it('echoes a well-formed X-Request-ID', async () => {
     for (const id of ['abc-123', 'trace.01:span_02', 'A'.repeat(128)]) {
@@ -58,9 +56,7 @@ describe('request id', () => {
 });
 
 describe('client IP without trusted proxies', () => {
-  let t: TestApp;
-  before(async () => { t = await createTestApp({ apiRoutes: [whoAmI] }); });
-  after(async () => { await t.close(); });
+  const t = useTestApp({ apiRoutes: [whoAmI], reset: false });
 
   it('is the socket peer, and X-Forwarded-For and X-Real-IP are ignored', async () => {
     const res = await t.api({

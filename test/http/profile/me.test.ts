@@ -1,31 +1,28 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import { signIn } from '../../factories/sessions.js';
 import { createUser, userRow, type TestUser } from '../../factories/users.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { useTestApp } from '../../helpers/test-app.js';
 import { assertError, assertValidation } from '../auth/assertions.js';
 
-/** SPEC.md "Profile". */
+/** The profile endpoints (docs/authentication.md "Profile"). */
 const PROFILE_FIELDS = ['avatar', 'bio', 'custom_fields', 'date_joined', 'email', 'first_name', 'id', 'is_active', 'is_verified',
   'language', 'last_login', 'last_name', 'organization_context', 'phone', 'preferences', 'timezone', 'username'];
 
 describe('profile', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let user: TestUser;
   let token: string;
-  before(async () => { t = await createTestApp(); });
   beforeEach(async () => {
-    await t.reset();
     user = await createUser(t, { email: 'ann@example.com', first_name: 'Ann', last_name: 'Lee' });
     token = (await signIn(t, user)).access_token;
   });
-  after(async () => { await t.close(); });
 
   const getMe = () => t.api({ method: 'GET', path: 'me/', token });
   const patchMe = (payload: Record<string, unknown>) => t.api({ method: 'PATCH', path: 'me/', token, payload });
 
   describe('GET me/', () => {
-    it('answers the profile of SPEC.md with an integer id', async () => {
+    it('answers the documented profile with an integer id', async () => {
       const res = await getMe();
       assert.equal(res.statusCode, 200, res.body);
       const body = res.json();

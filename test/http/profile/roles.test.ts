@@ -1,17 +1,14 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { assignRole, createPermission, createRole } from '../../factories/rbac.js';
 import { signIn } from '../../factories/sessions.js';
 import { signInAdmin } from '../../factories/twofactor.js';
 import { createUser } from '../../factories/users.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { useTestApp } from '../../helpers/test-app.js';
 import { assertError } from '../auth/assertions.js';
 
 describe('GET me/roles/', () => {
-  let t: TestApp;
-  before(async () => { t = await createTestApp(); });
-  beforeEach(async () => { await t.reset(); });
-  after(async () => { await t.close(); });
+  const t = useTestApp();
 
   const rolesOf = async (token: string) => {
     const res = await t.api({ method: 'GET', path: 'me/roles/', token });

@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
-import { assignRole, createPermission, createRole } from '../../factories/rbac.js';
+import { describe, it } from 'node:test';
+import { assignRole, createPermission, createRole, grantDirect } from '../../factories/rbac.js';
 import { createUser } from '../../factories/users.js';
 import { signIn } from '../../factories/sessions.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
-import { account, grantDirect, permissionDenied, UNAUTHORIZED } from './helpers.js';
+import { createTestApp, useTestApp } from '../../helpers/test-app.js';
+import { account } from '../../factories/accounts.js';
+import { permissionDenied, UNAUTHORIZED } from '../../helpers/answers.js';
 
-/** Every administrative route of this issue, with the permission SPEC.md gives it (`:id` is filled in per test). */
+/** Every administrative route of this issue, with the permission docs/access-control.md gives it (`:id` is filled in per test). */
 const ROUTES: Array<{ method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'; path: string; permission: string }> = [
   { method: 'GET', path: 'permissions/', permission: 'permissions.view' },
   { method: 'POST', path: 'permissions/', permission: 'permissions.manage' },
@@ -58,10 +59,7 @@ const MISSING = 999_999;
 const PAST_THE_GUARD = [200, 400, 404];
 
 describe('permission guard', () => {
-  let t: TestApp;
-  before(async () => { t = await createTestApp(); });
-  after(async () => { await t.close(); });
-  beforeEach(async () => { await t.reset(); });
+  const t = useTestApp();
 
   it('answers 401 UNAUTHORIZED on every administrative route without a bearer token', async () => {
     for (const route of ROUTES) {
@@ -81,7 +79,7 @@ describe('permission guard', () => {
     }
   });
 
-  it('lets through, on each route, a user holding exactly the permission SPEC.md names (and no other)', async () => {
+  it('lets through, on each route, a user holding exactly the permission the route requires (and no other)', async () => {
     for (const route of ROUTES) {
       const user = await createUser(t);
       await grantDirect(t, user.id, [route.permission]);

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
-import { createRole } from '../../factories/rbac.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
-import { account, auditEvents, expectStatus, grantDirect, NOT_FOUND, permissionDenied, type Account } from './helpers.js';
+import { beforeEach, describe, it } from 'node:test';
+import { createRole, grantDirect } from '../../factories/rbac.js';
+import { useTestApp } from '../../helpers/test-app.js';
+import { account, type Account } from '../../factories/accounts.js';
+import { expectStatus, NOT_FOUND, permissionDenied } from '../../helpers/answers.js';
+import { auditEvents } from '../../helpers/audit.js';
 
 const NOW = new Date('2025-03-01T10:00:00.000Z');
 const SYSTEM_CODES = ['applications.manage', 'applications.view', 'audit.view', 'dashboard.view', 'gdpr.admin', 'gdpr.process',
@@ -10,13 +12,9 @@ const SYSTEM_CODES = ['applications.manage', 'applications.view', 'audit.view', 
   'webhooks.manage'];
 
 describe('permissions/', () => {
-  let t: TestApp;
+  const t = useTestApp({ now: NOW, env: { SVC_AUDIT_LOGGING_ENABLED: 'true' } });
   let root: Account;
-  before(async () => { t = await createTestApp({ now: NOW, env: { SVC_AUDIT_LOGGING_ENABLED: 'true' } }); });
-  after(async () => { await t.close(); });
   beforeEach(async () => {
-    await t.reset();
-    t.clock.set(NOW);
     root = await account(t, { is_superuser: true });
   });
 

@@ -1,18 +1,17 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
-import { createPermission, createRole } from '../../factories/rbac.js';
+import { beforeEach, describe, it } from 'node:test';
+import { createPermission, createRole, grantDirect } from '../../factories/rbac.js';
 import { createUser, type TestUser } from '../../factories/users.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
-import { account, auditEvents, expectStatus, grantDirect, NOT_FOUND, permissionDenied, refusedBecause, type Account } from './helpers.js';
+import { useTestApp } from '../../helpers/test-app.js';
+import { account, type Account } from '../../factories/accounts.js';
+import { expectStatus, NOT_FOUND, permissionDenied, refusedBecause } from '../../helpers/answers.js';
+import { auditEvents } from '../../helpers/audit.js';
 
 describe('users/<id>/roles/ and users/<id>/permissions/', () => {
-  let t: TestApp;
+  const t = useTestApp({ env: { SVC_AUDIT_LOGGING_ENABLED: 'true' } });
   let root: Account;
   let target: TestUser;
-  before(async () => { t = await createTestApp({ env: { SVC_AUDIT_LOGGING_ENABLED: 'true' } }); });
-  after(async () => { await t.close(); });
   beforeEach(async () => {
-    await t.reset();
     root = await account(t, { is_superuser: true });
     for (const code of ['reports', 'billing.view']) await createPermission(t.container.db, code);
     await createPermission(t.container.db, 'reports.view', 'reports');

@@ -6,7 +6,7 @@ import { parseSetCookie } from '../../factories/sessions.js';
 import { createUser } from '../../factories/users.js';
 import { enableTotp } from '../../factories/twofactor.js';
 import { createTestApp, type TestApp } from '../../helpers/test-app.js';
-import { expectStatus } from '../rbac/helpers.js';
+import { expectStatus } from '../../helpers/answers.js';
 import { APP_REDIRECT, serviceCallback, socialLogin, startProviders } from './helpers.js';
 
 const ALICE = { email: 'alice@example.com', email_verified: true, given_name: 'Alice', family_name: 'Liddell' };

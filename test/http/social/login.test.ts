@@ -4,12 +4,12 @@ import { deviceInfo } from '../../factories/sessions.js';
 import { createUser } from '../../factories/users.js';
 import { enableTotp } from '../../factories/twofactor.js';
 import { createTestApp, type TestApp } from '../../helpers/test-app.js';
-import { expectStatus } from '../rbac/helpers.js';
+import { expectStatus } from '../../helpers/answers.js';
 import { APP_REDIRECT, pkce, socialLogin, startProviders } from './helpers.js';
 
 const ALICE = { email: 'alice@example.com', email_verified: true, given_name: 'Alice', family_name: 'Liddell' };
 
-/** SPEC.md `POST social/<provider>/` against a real OpenID provider and a GitHub-shaped server on loopback. */
+/** `POST social/<provider>/` (docs/social-login.md) against a real OpenID provider and a GitHub-shaped server on loopback. */
 describe('POST social/<provider>/', () => {
   let t: TestApp;
   let providers: Awaited<ReturnType<typeof startProviders>>;

@@ -1,18 +1,17 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { beforeEach, describe, it } from 'node:test';
+import { useTestApp } from '../../helpers/test-app.js';
 import { agentApi, delegate } from '../agents/helpers.js';
-import { account, auditEvents, expectStatus, type Account } from '../rbac/helpers.js';
+import { account, type Account } from '../../factories/accounts.js';
+import { expectStatus } from '../../helpers/answers.js';
+import { auditEvents } from '../../helpers/audit.js';
 
-/** DECISIONS.md "Social login": GET me/social-accounts/ and DELETE me/social-accounts/<id>/. */
+/** docs/social-login.md: GET me/social-accounts/ and DELETE me/social-accounts/<id>/. */
 describe('me/social-accounts/', () => {
-  let t: TestApp;
+  const t = useTestApp({ env: { SVC_AUDIT_LOGGING_ENABLED: 'true' } });
   let ann: Account;
   let bob: Account;
-  before(async () => { t = await createTestApp({ env: { SVC_AUDIT_LOGGING_ENABLED: 'true' } }); });
-  after(async () => { await t.close(); });
   beforeEach(async () => {
-    await t.reset();
     [ann, bob] = [await account(t), await account(t)];
   });
 

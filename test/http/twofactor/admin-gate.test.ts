@@ -1,22 +1,16 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { decodeJwt } from '../../factories/sessions.js';
 import { totpNow } from '../../factories/twofactor.js';
 import { createUser, type TestUser } from '../../factories/users.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { useTestApp } from '../../helpers/test-app.js';
 import { assertError } from '../auth/assertions.js';
 import { loginEmail, NOW, post, status } from './helpers.js';
 
 const GATE_FIELDS = { access_token: undefined, token_type: 'Bearer', expires_in: 900, token_scope: '2fa_setup_only' };
 
 describe('admin accounts must use 2FA', () => {
-  let t: TestApp;
-  before(async () => { t = await createTestApp({ now: NOW, env: { SVC_FORCE_PASSWORD_CHANGE_ON_FIRST_LOGIN_ENABLED: 'true' } }); });
-  beforeEach(async () => {
-    await t.reset();
-    t.clock.set(NOW);
-  });
-  after(async () => { await t.close(); });
+  const t = useTestApp({ now: NOW, env: { SVC_FORCE_PASSWORD_CHANGE_ON_FIRST_LOGIN_ENABLED: 'true' } });
 
   /** The 403 of the admin gate; answers its 2fa_setup_only access token. */
   async function gated(user: TestUser) {

@@ -1,25 +1,21 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import { signIn } from '../../factories/sessions.js';
 import { totpNow } from '../../factories/twofactor.js';
 import { createUser, userRow, type TestUser } from '../../factories/users.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { useTestApp } from '../../helpers/test-app.js';
 import { base32Decode } from '../../../src/security/totp.js';
 import { assertError, assertValidation } from '../auth/assertions.js';
 import { auditTypes, enableThroughApi, loginEmail, NOW, post, startSetup, status, statusCounts } from './helpers.js';
 
 describe('two-factor endpoints', () => {
-  let t: TestApp;
+  const t = useTestApp({ now: NOW, env: { SVC_AUDIT_LOGGING_ENABLED: 'true' } });
   let user: TestUser;
   let token: string;
-  before(async () => { t = await createTestApp({ now: NOW, env: { SVC_AUDIT_LOGGING_ENABLED: 'true' } }); });
   beforeEach(async () => {
-    await t.reset();
-    t.clock.set(NOW);
     user = await createUser(t, { email: 'ann@example.com' });
     token = (await signIn(t, user)).access_token;
   });
-  after(async () => { await t.close(); });
 
   const credential = () => t.container.db.selectFrom('totp_credentials').selectAll().where('user_id', '=', user.id).executeTakeFirst();
 

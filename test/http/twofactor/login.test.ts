@@ -1,28 +1,24 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import { signIn } from '../../factories/sessions.js';
 import { totpNow } from '../../factories/twofactor.js';
 import { createUser, userRow, type TestUser } from '../../factories/users.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { useTestApp } from '../../helpers/test-app.js';
 import { assertError, TOKEN_RESPONSE_FIELDS } from '../auth/assertions.js';
 import { enableThroughApi, loginEmail, NOW, status, statusCounts, type SetupBody } from './helpers.js';
 
 const PHONE = '+33612345678';
 
 describe('login with two-factor authentication', () => {
-  let t: TestApp;
+  const t = useTestApp({ now: NOW });
   let user: TestUser;
   let token: string;
   let setup: SetupBody;
-  before(async () => { t = await createTestApp({ now: NOW }); });
   beforeEach(async () => {
-    await t.reset();
-    t.clock.set(NOW);
     user = await createUser(t, { email: 'ann@example.com', phone: PHONE });
     token = (await signIn(t, user)).access_token;
     setup = await enableThroughApi(t, token);
   });
-  after(async () => { await t.close(); });
 
   const login = (totp_code?: string) => loginEmail(t, user.email, user.password, totp_code);
   const attempts = () => t.container.db.selectFrom('login_attempts').select(['success', 'failure_reason']).where('user_id', '=', user.id)

@@ -4,11 +4,11 @@ import { loadConfig } from '../../../src/config/load.js';
 import { WEBHOOK_EVENTS } from '../../../src/modules/webhooks/events.js';
 import { createTestApp, type TestApp } from '../../helpers/test-app.js';
 import { agentApi, delegate } from '../agents/helpers.js';
-import { NOT_FOUND, permissionDenied, UNAUTHORIZED } from '../rbac/helpers.js';
+import { NOT_FOUND, permissionDenied, UNAUTHORIZED } from '../../helpers/answers.js';
 import { account, type Account, createWebhook, expectStatus, freshStart, startReceiving, stopReceiving } from './helpers.js';
 import type { WebhookReceiver } from './receiver.js';
 
-/** DECISIONS.md "Webhooks": the `webhooks/` API, its permission, the secret shown once and the URL checks. */
+/** docs/webhooks.md: the `webhooks/` API, its permission, the secret shown once and the URL checks. */
 describe('webhooks/', () => {
   let t: TestApp;
   /** The same database with SVC_WEBHOOK_ALLOW_PRIVATE_URLS off, as outside debug. */

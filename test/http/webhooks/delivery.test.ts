@@ -5,13 +5,13 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import { JOBS } from '../../../src/jobs/registry.js';
 import { MAX_ATTEMPTS } from '../../../src/modules/webhooks/delivery.service.js';
 import { createTestApp, type TestApp } from '../../helpers/test-app.js';
-import { NOT_FOUND } from '../rbac/helpers.js';
+import { NOT_FOUND } from '../../helpers/answers.js';
 import {
   account, type Account, createWebhook, deliver, deliveryRows, expectStatus, freshStart, startReceiving, stopReceiving,
 } from './helpers.js';
 import { WebhookReceiver } from './receiver.js';
 
-/** DECISIONS.md "Webhooks": delivery, retries with backoff, the deliveries list, replay, the ping, and the guard at delivery. */
+/** docs/webhooks.md: delivery, retries with backoff, the deliveries list, replay, the ping, and the guard at delivery. */
 describe('webhook delivery', () => {
   let t: TestApp;
   let receiver: WebhookReceiver;

@@ -10,7 +10,7 @@ import {
 } from './helpers.js';
 import type { VerifiedEvent, WebhookReceiver } from './receiver.js';
 
-/** DECISIONS.md "Webhooks": every event, triggered through the API, arrives signed (checked with `standardwebhooks`). */
+/** docs/webhooks.md: every event, triggered through the API, arrives signed (checked with `standardwebhooks`). */
 describe('webhook events', () => {
   let t: TestApp;
   let receiver: WebhookReceiver;

@@ -1,9 +1,11 @@
 import { createTestApp, type TestApp, type TestAppOptions } from '../../helpers/test-app.js';
-import { account, expectStatus, type Account } from '../rbac/helpers.js';
+import { account, type Account } from '../../factories/accounts.js';
+import { expectStatus } from '../../helpers/answers.js';
 import { WEBHOOK_EVENTS } from '../../../src/modules/webhooks/events.js';
 import { WebhookReceiver } from './receiver.js';
 
-export { account, expectStatus, type Account } from '../rbac/helpers.js';
+export { account, type Account } from '../../factories/accounts.js';
+export { expectStatus } from '../../helpers/answers.js';
 
 /** Every event type but the ping. */
 export const ALL_EVENTS = WEBHOOK_EVENTS.filter((e) => e !== 'webhook.test');

@@ -1,22 +1,20 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import { createPermission } from '../../factories/rbac.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { useTestApp } from '../../helpers/test-app.js';
 import { assertValidation } from '../auth/assertions.js';
-import { account, expectStatus, type Account } from '../rbac/helpers.js';
+import { account, type Account } from '../../factories/accounts.js';
+import { expectStatus } from '../../helpers/answers.js';
 import { sdk } from './sdk-request.js';
 
 /**
- * SDK-COMPAT.md rule 16: createRole sends no `code`; it is derived from `name` (lower-cased, each run of other characters
+ * SDK compatibility (docs/migrating-from-tenxyte.md): createRole sends no `code`; it is derived from `name` (lower-cased, each run of other characters
  * as one `_`, trimmed), and a derived code that clashes answers 400 as a duplicate code does.
  */
-describe('SDK-COMPAT rule 16: role code derived from the name', () => {
-  let t: TestApp;
+describe('SDK compatibility: role code derived from the name', () => {
+  const t = useTestApp();
   let root: Account;
-  before(async () => { t = await createTestApp(); });
-  after(async () => { await t.close(); });
   beforeEach(async () => {
-    await t.reset();
     root = await account(t, { is_superuser: true });
     await createPermission(t.container.db, 'reports.view');
   });
@@ -52,7 +50,7 @@ describe('SDK-COMPAT rule 16: role code derived from the name', () => {
     assert.equal(expectStatus(await sdk(t, 'GET', 'roles/', { token: root.token }), 200).count, before);
   });
 
-  it('keeps a code that is sent, with SPEC.md\'s code rules', async () => {
+  it('keeps a code that is sent, with the usual role-code rules', async () => {
     assert.equal(expectStatus(await createRole({ name: 'Support Agent', code: 'support.tier-1' }), 201).code, 'support.tier-1');
     assertValidation(await createRole({ name: 'Bad', code: 'Bad Code' }), 'code');
   });

@@ -4,9 +4,9 @@ import type { LightMyRequestResponse } from 'fastify';
 import { createApplication } from '../../factories/applications.js';
 import { decodeJwt, parseSetCookie, signIn } from '../../factories/sessions.js';
 import { createUser } from '../../factories/users.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { createTestApp, useTestApp, type TestApp } from '../../helpers/test-app.js';
 import { assertError } from '../auth/assertions.js';
-import { expectStatus } from '../rbac/helpers.js';
+import { expectStatus } from '../../helpers/answers.js';
 
 const SDK_HEADERS = { 'content-type': 'application/json', accept: 'application/json' };
 const ORIGIN = 'http://localhost:3000'; // the test application's allowed origin
@@ -22,12 +22,9 @@ function cookieOf(res: LightMyRequestResponse) {
   return cookie;
 }
 
-/** SDK-COMPAT.md rule 1: `POST /auth/refresh/` at the host root, body `{refresh_token}`, read as `access` and `refresh`. */
-describe('rule 1: the root refresh alias with a body token', () => {
-  let t: TestApp;
-  before(async () => { t = await createTestApp({ env: { SVC_ROOT_REFRESH_ALIAS: 'true', SVC_REFRESH_TOKEN_ROTATION: 'true' } }); });
-  beforeEach(async () => { await t.reset(); });
-  after(async () => { await t.close(); });
+/** SDK compatibility (docs/migrating-from-tenxyte.md): `POST /auth/refresh/` at the host root, body `{refresh_token}`, read as `access` and `refresh`. */
+describe('SDK compatibility: the root refresh alias with a body token', () => {
+  const t = useTestApp({ env: { SVC_ROOT_REFRESH_ALIAS: 'true', SVC_REFRESH_TOKEN_ROTATION: 'true' } });
 
   it('refreshes without application headers, answering access and refresh beside access_token and refresh_token', async () => {
     const tokens = await signIn(t, await createUser(t));
@@ -73,8 +70,8 @@ describe('rule 1: the root refresh alias with a body token', () => {
   });
 });
 
-/** SDK-COMPAT.md rule 1 in cookie mode: no body, the cookie on Path `/`, the token's application's Origin rule. */
-describe('rule 1: the root refresh alias in cookie mode', () => {
+/** SDK compatibility (docs/migrating-from-tenxyte.md) in cookie mode: no body, the cookie on Path `/`, the token's application's Origin rule. */
+describe('SDK compatibility: the root refresh alias in cookie mode', () => {
   let t: TestApp;
   before(async () => {
     t = await createTestApp({ env: {
@@ -117,11 +114,9 @@ describe('rule 1: the root refresh alias in cookie mode', () => {
   });
 });
 
-/** SDK-COMPAT.md rule 1: off in `medium` and `robust`, where the root path is unknown. */
-describe('rule 1: the root refresh alias switched off', () => {
-  let t: TestApp;
-  before(async () => { t = await createTestApp({ env: { SVC_SHORTCUT_SECURE_MODE: 'medium' } }); });
-  after(async () => { await t.close(); });
+/** SDK compatibility (docs/migrating-from-tenxyte.md): off in `medium` and `robust`, where the root path is unknown. */
+describe('SDK compatibility: the root refresh alias switched off', () => {
+  const t = useTestApp({ env: { SVC_SHORTCUT_SECURE_MODE: 'medium' }, reset: false });
 
   it('answers 404 like any unknown path', async () => {
     assert.equal(t.container.config.ROOT_REFRESH_ALIAS, false);

@@ -1,20 +1,18 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import { createPermission, createRole } from '../../factories/rbac.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
-import { account, expectStatus, type Account } from '../rbac/helpers.js';
+import { useTestApp } from '../../helpers/test-app.js';
+import { account, type Account } from '../../factories/accounts.js';
+import { expectStatus } from '../../helpers/answers.js';
 import { sdk } from './sdk-request.js';
 
 const PAGE_FIELDS = ['count', 'next', 'page', 'page_size', 'previous', 'results', 'total_pages'];
 
-/** SDK-COMPAT.md rule 10: roles/ and permissions/ stay paged `{count, page, page_size, total_pages, next, previous, results}`. */
-describe('SDK-COMPAT rule 10: role and permission lists stay paged', () => {
-  let t: TestApp;
+/** SDK compatibility (docs/migrating-from-tenxyte.md): roles/ and permissions/ stay paged `{count, page, page_size, total_pages, next, previous, results}`. */
+describe('SDK compatibility: role and permission lists stay paged', () => {
+  const t = useTestApp();
   let root: Account;
-  before(async () => { t = await createTestApp(); });
-  after(async () => { await t.close(); });
   beforeEach(async () => {
-    await t.reset();
     root = await account(t, { is_superuser: true });
   });
 

@@ -18,8 +18,8 @@ function retryAfterOf(res: LightMyRequestResponse, status: number, code: string)
   return body.retry_after;
 }
 
-/** SDK-COMPAT.md rule 17: every 429 and 423 carries `Retry-After` as well as the body's `retry_after`. */
-describe('SDK-COMPAT rule 17: Retry-After on 429 and 423', () => {
+/** SDK compatibility (docs/migrating-from-tenxyte.md): every 429 and 423 carries `Retry-After` as well as the body's `retry_after`. */
+describe('SDK compatibility: Retry-After on 429 and 423', () => {
   let locking: TestApp;
   let limiting: TestApp;
   before(async () => {

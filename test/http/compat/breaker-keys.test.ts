@@ -1,19 +1,16 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { beforeEach, describe, it } from 'node:test';
+import { useTestApp } from '../../helpers/test-app.js';
 import { account, AGENT_ENV, agentApi, expectError, expectStatus, grantDirect, type Account } from '../agents/helpers.js';
 
 /** What the SDK's HTTP client sends on every call (the application headers are added by `t.api`). */
 const SDK_HEADERS = { 'content-type': 'application/json', accept: 'application/json' };
 
-/** SDK-COMPAT.md rule 8: `circuit_breaker: {max_requests, window_seconds}` on agent token creation. */
-describe('SDK-COMPAT rule 8: breaker keys', () => {
-  let t: TestApp;
+/** SDK compatibility (docs/migrating-from-tenxyte.md): `circuit_breaker: {max_requests, window_seconds}` on agent token creation. */
+describe('SDK compatibility: breaker keys', () => {
+  const t = useTestApp({ env: AGENT_ENV });
   let alice: Account;
-  before(async () => { t = await createTestApp({ env: AGENT_ENV }); });
-  after(async () => { await t.close(); });
   beforeEach(async () => {
-    await t.reset();
     alice = await account(t, { email: 'alice@example.com' });
     await grantDirect(t, alice.id, ['roles.view']);
   });

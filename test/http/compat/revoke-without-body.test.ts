@@ -1,25 +1,25 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import { signIn } from '../../factories/sessions.js';
 import { createUser, type TestUser } from '../../factories/users.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
-import { account, auditEvents, expectStatus, grantDirect, type Account } from '../rbac/helpers.js';
+import { useTestApp } from '../../helpers/test-app.js';
+import { account, type Account } from '../../factories/accounts.js';
+import { grantDirect } from '../../factories/rbac.js';
+import { expectStatus } from '../../helpers/answers.js';
+import { auditEvents } from '../../helpers/audit.js';
 import { SDK_HEADERS, sdk } from './sdk-request.js';
 
 const CONFIRMATION_REQUIRED = { error: 'Send {"confirmation": "REVOKE"} to revoke this token', code: 'CONFIRMATION_REQUIRED' };
 
 /**
- * SDK-COMPAT.md rule 13: `admin/refresh-tokens/<id>/revoke/` without a body revokes; any body sent, `{}` included,
+ * SDK compatibility (docs/migrating-from-tenxyte.md): `admin/refresh-tokens/<id>/revoke/` without a body revokes; any body sent, `{}` included,
  * must carry `confirmation: "REVOKE"`.
  */
-describe('SDK-COMPAT rule 13: refresh-token revoke without a body', () => {
-  let t: TestApp;
+describe('SDK compatibility: refresh-token revoke without a body', () => {
+  const t = useTestApp({ env: { SVC_AUDIT_LOGGING_ENABLED: 'true' } });
   let operator: Account;
   let ann: TestUser;
-  before(async () => { t = await createTestApp({ env: { SVC_AUDIT_LOGGING_ENABLED: 'true' } }); });
-  after(async () => { await t.close(); });
   beforeEach(async () => {
-    await t.reset();
     operator = await account(t, { email: 'operator@example.com' });
     await grantDirect(t, operator.id, ['security.view', 'audit.view']);
     ann = await createUser(t, { email: 'ann@example.com' });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { createUser } from '../../factories/users.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { useTestApp } from '../../helpers/test-app.js';
 import { SDK_HEADERS } from './sdk-request.js';
 
 const ORIGIN = 'http://localhost:3000'; // allowed by the test application
@@ -11,12 +11,9 @@ const SDK_REQUEST_HEADERS = ['content-type', 'authorization', 'x-access-key', 'x
 
 const listOf = (value: unknown) => String(value ?? '').toLowerCase().split(/,\s*/).filter(Boolean);
 
-/** SDK-COMPAT.md rule 22: CORS allows the SDK's request headers and exposes `Retry-After`. */
-describe('SDK-COMPAT rule 22: CORS', () => {
-  let t: TestApp;
-  before(async () => { t = await createTestApp(); });
-  after(async () => { await t.close(); });
-  beforeEach(async () => { await t.reset(); });
+/** SDK compatibility (docs/migrating-from-tenxyte.md): CORS allows the SDK's request headers and exposes `Retry-After`. */
+describe('SDK compatibility: CORS', () => {
+  const t = useTestApp();
 
   const preflight = (origin: string, method: string, path: string) => t.api({ method: 'OPTIONS', path, appAuth: false, headers: {
     origin, 'access-control-request-method': method, 'access-control-request-headers': SDK_REQUEST_HEADERS.join(','),

@@ -1,28 +1,24 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import { signIn } from '../../factories/sessions.js';
 import { totpNow } from '../../factories/twofactor.js';
 import { createUser, type TestUser } from '../../factories/users.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { useTestApp } from '../../helpers/test-app.js';
 import { assertError, assertValidation } from '../auth/assertions.js';
-import { expectStatus } from '../rbac/helpers.js';
+import { expectStatus } from '../../helpers/answers.js';
 import { enableThroughApi, NOW, startSetup, status } from '../twofactor/helpers.js';
 
 const SDK_HEADERS = { 'content-type': 'application/json', accept: 'application/json' };
 
-/** SDK-COMPAT.md rule 2: 2fa/confirm/, 2fa/disable/ and 2fa/backup-codes/ send `totp_code`, accepted beside `code`. */
-describe('rule 2: totp_code on the 2FA endpoints', () => {
-  let t: TestApp;
+/** SDK compatibility (docs/migrating-from-tenxyte.md): 2fa/confirm/, 2fa/disable/ and 2fa/backup-codes/ send `totp_code`, accepted beside `code`. */
+describe('SDK compatibility: totp_code on the 2FA endpoints', () => {
+  const t = useTestApp({ now: NOW });
   let user: TestUser;
   let token: string;
-  before(async () => { t = await createTestApp({ now: NOW }); });
   beforeEach(async () => {
-    await t.reset();
-    t.clock.set(NOW);
     user = await createUser(t, { email: 'ann@example.com' });
     token = (await signIn(t, user)).access_token;
   });
-  after(async () => { await t.close(); });
 
   const sdk = (path: string, payload: object) => t.api({ method: 'POST', path, token, headers: SDK_HEADERS, payload });
 

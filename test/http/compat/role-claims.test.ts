@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import { signAccessToken } from '../../../src/security/jwt.js';
-import { assignRole, createRole } from '../../factories/rbac.js';
+import { assignRole, createRole, grantDirect } from '../../factories/rbac.js';
 import { decodeJwt, signIn } from '../../factories/sessions.js';
 import { createUser } from '../../factories/users.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { useTestApp, type TestApp } from '../../helpers/test-app.js';
 import { assertError } from '../auth/assertions.js';
-import { expectStatus, grantDirect } from '../rbac/helpers.js';
+import { expectStatus } from '../../helpers/answers.js';
 
 const SDK_HEADERS = { 'content-type': 'application/json', accept: 'application/json' };
 
@@ -18,13 +18,10 @@ const refresh = (t: TestApp, refreshToken: string) =>
 const codes = (prefix: string, count: number) =>
   Array.from({ length: count }, (_, i) => `${prefix}.${String(i).padStart(3, '0')}`).reverse();
 
-/** SDK-COMPAT.md rule 20: `hasRole`/`hasPermission` decode `roles[]` and `permissions[]` from the access token. */
+/** SDK compatibility (docs/migrating-from-tenxyte.md): `hasRole`/`hasPermission` decode `roles[]` and `permissions[]` from the access token. */
 for (const rotation of ['true', 'false']) {
-  describe(`rule 20: role and permission claims (refresh-token rotation ${rotation === 'true' ? 'on' : 'off'})`, () => {
-    let t: TestApp;
-    before(async () => { t = await createTestApp({ env: { SVC_REFRESH_TOKEN_ROTATION: rotation } }); });
-    beforeEach(async () => { await t.reset(); });
-    after(async () => { await t.close(); });
+  describe(`SDK compatibility: role and permission claims (refresh-token rotation ${rotation === 'true' ? 'on' : 'off'})`, () => {
+    const t = useTestApp({ env: { SVC_REFRESH_TOKEN_ROTATION: rotation } });
 
     it('puts the global role codes and effective permission codes in login and refresh tokens', async () => {
       const user = await createUser(t);
@@ -67,12 +64,9 @@ for (const rotation of ['true', 'false']) {
   });
 }
 
-/** SDK-COMPAT.md rule 20: every access token carries the claims, for the client to read; the server never authorizes from them. */
-describe('rule 20: the other token issuers, and the claims authorize nothing', () => {
-  let t: TestApp;
-  before(async () => { t = await createTestApp(); });
-  beforeEach(async () => { await t.reset(); });
-  after(async () => { await t.close(); });
+/** SDK compatibility (docs/migrating-from-tenxyte.md): every access token carries the claims, for the client to read; the server never authorizes from them. */
+describe('SDK compatibility: the other token issuers, and the claims authorize nothing', () => {
+  const t = useTestApp();
 
   it('refuses a permission the token claims but the user does not hold, and allows one granted since the login', async () => {
     const user = await createUser(t);

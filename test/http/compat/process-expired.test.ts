@@ -1,25 +1,23 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { beforeEach, describe, it } from 'node:test';
+import { useTestApp } from '../../helpers/test-app.js';
 import { confirmedRequest } from '../deletion/admin-fixtures.js';
-import { account, expectStatus, grantDirect, type Account } from '../rbac/helpers.js';
+import { account, type Account } from '../../factories/accounts.js';
+import { grantDirect } from '../../factories/rbac.js';
+import { expectStatus } from '../../helpers/answers.js';
 import { sdk } from './sdk-request.js';
 
 const NOW = new Date('2025-03-01T10:00:00.000Z');
 const HOUR = 3600;
 
 /**
- * SDK-COMPAT.md rule 14: process-expired answers `processed_count`, `failed_count`, `skipped_count`, `processing_time`
- * and `details[]` beside SPEC.md's `processed` and `failed`.
+ * SDK compatibility (docs/migrating-from-tenxyte.md): process-expired answers `processed_count`, `failed_count`, `skipped_count`, `processing_time`
+ * and `details[]` beside Gatehouse's `processed` and `failed`.
  */
-describe('SDK-COMPAT rule 14: process-expired', () => {
-  let t: TestApp;
+describe('SDK compatibility: process-expired', () => {
+  const t = useTestApp({ now: NOW });
   let admin: Account;
-  before(async () => { t = await createTestApp({ now: NOW }); });
-  after(async () => { await t.close(); });
   beforeEach(async () => {
-    await t.reset();
-    t.clock.set(NOW);
     admin = await account(t, { email: 'gdpr-admin@example.com' });
     await grantDirect(t, admin.id, ['gdpr.process']);
   });

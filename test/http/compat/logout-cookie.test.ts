@@ -1,20 +1,17 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { parseSetCookie } from '../../factories/sessions.js';
 import { createUser } from '../../factories/users.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { useTestApp } from '../../helpers/test-app.js';
 import { assertError } from '../auth/assertions.js';
-import { expectStatus } from '../rbac/helpers.js';
+import { expectStatus } from '../../helpers/answers.js';
 
 const SDK_HEADERS = { 'content-type': 'application/json', accept: 'application/json' };
 const ORIGIN = 'http://localhost:3000'; // the test application's allowed origin
 
-/** SDK-COMPAT.md rule 19: in cookie mode the SDK's logout/ sends `{}`, the refresh token is read from the cookie. */
-describe('rule 19: logout in cookie mode', () => {
-  let t: TestApp;
-  before(async () => { t = await createTestApp({ env: { SVC_REFRESH_TOKEN_COOKIE_ENABLED: 'true' } }); });
-  beforeEach(async () => { await t.reset(); });
-  after(async () => { await t.close(); });
+/** SDK compatibility (docs/migrating-from-tenxyte.md): in cookie mode the SDK's logout/ sends `{}`, the refresh token is read from the cookie. */
+describe('SDK compatibility: logout in cookie mode', () => {
+  const t = useTestApp({ env: { SVC_REFRESH_TOKEN_COOKIE_ENABLED: 'true' } });
 
   const login = async () => {
     const user = await createUser(t);

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import { signIn } from '../../factories/sessions.js';
 import { createUser, type TestUser } from '../../factories/users.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { useTestApp } from '../../helpers/test-app.js';
 import type { SoftAuthenticator } from '../../helpers/webauthn-authenticator.js';
 import { authenticator, PASSKEY_ENV } from '../passkeys/helpers.js';
-import { expectStatus } from '../rbac/helpers.js';
+import { expectStatus } from '../../helpers/answers.js';
 
 /** What the SDK's HTTP client sends on every call (the application headers are added by `t.api`). */
 const SDK_HEADERS = { 'content-type': 'application/json', accept: 'application/json' };
@@ -19,16 +19,13 @@ const sdkAssertion = (c: AuthenticationResponseJSON) => ({ id: c.id, type: c.typ
   response: { authenticatorData: c.response.authenticatorData, clientDataJSON: c.response.clientDataJSON, signature: c.response.signature,
     userHandle: c.response.userHandle ?? null } });
 
-/** SDK-COMPAT.md rule 5: passkey ceremonies, listing and deletion exactly as the SDK drives them. */
-describe('SDK-COMPAT rule 5: passkeys', () => {
-  let t: TestApp;
+/** SDK compatibility (docs/migrating-from-tenxyte.md): passkey ceremonies, listing and deletion exactly as the SDK drives them. */
+describe('SDK compatibility: passkeys', () => {
+  const t = useTestApp({ env: PASSKEY_ENV });
   let ann: TestUser;
   let token: string;
   let key: SoftAuthenticator;
-  before(async () => { t = await createTestApp({ env: PASSKEY_ENV }); });
-  after(async () => { await t.close(); });
   beforeEach(async () => {
-    await t.reset();
     ann = await createUser(t, { email: 'ann@example.com', first_name: 'Ann' });
     token = (await signIn(t, ann)).access_token;
     key = authenticator();

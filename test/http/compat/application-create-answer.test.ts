@@ -1,17 +1,15 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
-import { account, expectStatus, type Account } from '../rbac/helpers.js';
+import { beforeEach, describe, it } from 'node:test';
+import { useTestApp } from '../../helpers/test-app.js';
+import { account, type Account } from '../../factories/accounts.js';
+import { expectStatus } from '../../helpers/answers.js';
 import { sdk } from './sdk-request.js';
 
-/** SDK-COMPAT.md rule 9: create and regenerate answer top-level `id`, `client_id`, `client_secret` beside SPEC.md's fields. */
-describe('SDK-COMPAT rule 9: application create', () => {
-  let t: TestApp;
+/** SDK compatibility (docs/migrating-from-tenxyte.md): create and regenerate answer top-level `id`, `client_id`, `client_secret` beside Gatehouse's own fields. */
+describe('SDK compatibility: application create', () => {
+  const t = useTestApp();
   let root: Account;
-  before(async () => { t = await createTestApp(); });
-  after(async () => { await t.close(); });
   beforeEach(async () => {
-    await t.reset();
     root = await account(t, { is_superuser: true });
   });
 

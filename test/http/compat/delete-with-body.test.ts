@@ -1,20 +1,18 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
-import { createPermission, createRole } from '../../factories/rbac.js';
+import { beforeEach, describe, it } from 'node:test';
+import { createPermission, createRole, grantDirect } from '../../factories/rbac.js';
 import { createUser } from '../../factories/users.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { useTestApp } from '../../helpers/test-app.js';
 import { assertValidation } from '../auth/assertions.js';
-import { account, expectStatus, grantDirect, type Account } from '../rbac/helpers.js';
+import { account, type Account } from '../../factories/accounts.js';
+import { expectStatus } from '../../helpers/answers.js';
 import { sdk } from './sdk-request.js';
 
-/** SDK-COMPAT.md rule 12: `DELETE roles/<id>/permissions/` and `DELETE users/<id>/permissions/` take `{permission_codes}` as JSON. */
-describe('SDK-COMPAT rule 12: DELETE with a JSON body', () => {
-  let t: TestApp;
+/** SDK compatibility (docs/migrating-from-tenxyte.md): `DELETE roles/<id>/permissions/` and `DELETE users/<id>/permissions/` take `{permission_codes}` as JSON. */
+describe('SDK compatibility: DELETE with a JSON body', () => {
+  const t = useTestApp();
   let root: Account;
-  before(async () => { t = await createTestApp(); });
-  after(async () => { await t.close(); });
   beforeEach(async () => {
-    await t.reset();
     root = await account(t, { is_superuser: true });
     for (const code of ['reports.view', 'reports.export']) await createPermission(t.container.db, code);
   });

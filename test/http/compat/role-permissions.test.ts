@@ -1,18 +1,16 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import { createPermission, createRole } from '../../factories/rbac.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
-import { account, expectStatus, NOT_FOUND, type Account } from '../rbac/helpers.js';
+import { useTestApp } from '../../helpers/test-app.js';
+import { account, type Account } from '../../factories/accounts.js';
+import { expectStatus, NOT_FOUND } from '../../helpers/answers.js';
 import { sdk } from './sdk-request.js';
 
-/** SDK-COMPAT.md rule 11: `GET roles/<id>/permissions/` keeps SPEC.md's `{role_id, role_code, permissions}`. */
-describe('SDK-COMPAT rule 11: role permissions', () => {
-  let t: TestApp;
+/** SDK compatibility (docs/migrating-from-tenxyte.md): `GET roles/<id>/permissions/` keeps Gatehouse's `{role_id, role_code, permissions}`. */
+describe('SDK compatibility: role permissions', () => {
+  const t = useTestApp();
   let root: Account;
-  before(async () => { t = await createTestApp(); });
-  after(async () => { await t.close(); });
   beforeEach(async () => {
-    await t.reset();
     root = await account(t, { is_superuser: true });
   });
 

@@ -1,12 +1,14 @@
 import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import { signIn } from '../../factories/sessions.js';
 import { createUser, userRow, type TestUser } from '../../factories/users.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { useTestApp } from '../../helpers/test-app.js';
 import { assertError, assertValidation } from '../auth/assertions.js';
 import { deletionRequest } from '../deletion/admin-fixtures.js';
-import { account, expectStatus, grantDirect } from '../rbac/helpers.js';
+import { account } from '../../factories/accounts.js';
+import { grantDirect } from '../../factories/rbac.js';
+import { expectStatus } from '../../helpers/answers.js';
 
 // Real 1×1 images (each decodes in a browser).
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
@@ -33,19 +35,16 @@ async function multipart(parts: Part[]) {
 
 const file = (bytes: Buffer, filename = 'me.png', type = 'image/png') => ({ bytes, filename, type });
 
-/** SDK-COMPAT.md rule 18: `PATCH me/` may be multipart with a file `avatar`, served back at `/media/avatars/<name>`. */
-describe('rule 18: avatar upload', () => {
-  let t: TestApp;
+/** SDK compatibility (docs/migrating-from-tenxyte.md): `PATCH me/` may be multipart with a file `avatar`, served back at `/media/avatars/<name>`. */
+describe('SDK compatibility: avatar upload', () => {
+  const t = useTestApp({ env: { SVC_SECURITY_HEADERS_ENABLED: 'true' } });
   let user: TestUser;
   let token: string;
   // The API's security headers on, as in production: the image's own headers replace them.
-  before(async () => { t = await createTestApp({ env: { SVC_SECURITY_HEADERS_ENABLED: 'true' } }); });
   beforeEach(async () => {
-    await t.reset();
     user = await createUser(t, { first_name: 'Ann' });
     token = (await signIn(t, user)).access_token;
   });
-  after(async () => { await t.close(); });
 
   /** `userApi.uploadAvatar(formData)`: PATCH me/ with the SDK's headers, minus the Content-Type `fetch` sets. */
   async function upload(parts: Part[]) {

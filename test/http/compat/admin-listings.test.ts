@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import { createUser, type TestUser } from '../../factories/users.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { useTestApp } from '../../helpers/test-app.js';
 import { assertValidation } from '../auth/assertions.js';
-import { account, expectStatus, grantDirect, type Account } from '../rbac/helpers.js';
+import { account, type Account } from '../../factories/accounts.js';
+import { grantDirect } from '../../factories/rbac.js';
+import { expectStatus } from '../../helpers/answers.js';
 import { sdk } from './sdk-request.js';
 
 const PAGE_FIELDS = ['count', 'next', 'page', 'page_size', 'previous', 'results', 'total_pages'];
@@ -19,17 +21,14 @@ const ROW_FIELDS: Record<string, string[]> = {
 };
 
 /**
- * SDK-COMPAT.md rule 21: admin/login-attempts/, audit-logs/, refresh-tokens/ and blacklisted-tokens/ are paged lists;
+ * SDK compatibility (docs/migrating-from-tenxyte.md): admin/login-attempts/, audit-logs/, refresh-tokens/ and blacklisted-tokens/ are paged lists;
  * audit rows carry SDK `action` codes.
  */
-describe('SDK-COMPAT rule 21: admin listings', () => {
-  let t: TestApp;
+describe('SDK compatibility: admin listings', () => {
+  const t = useTestApp({ env: { SVC_AUDIT_LOGGING_ENABLED: 'true' } });
   let auditor: Account;
   let ann: TestUser;
-  before(async () => { t = await createTestApp({ env: { SVC_AUDIT_LOGGING_ENABLED: 'true' } }); });
-  after(async () => { await t.close(); });
   beforeEach(async () => {
-    await t.reset();
     auditor = await account(t, { email: 'auditor@example.com' });
     await grantDirect(t, auditor.id, ['audit.view']);
     ann = await createUser(t, { email: 'ann@example.com' });

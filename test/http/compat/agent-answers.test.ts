@@ -1,21 +1,18 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { beforeEach, describe, it } from 'node:test';
+import { useTestApp } from '../../helpers/test-app.js';
 import { account, AGENT_ENV, expectError, expectStatus, grantDirect, type Account } from '../agents/helpers.js';
 
 /** What the SDK's HTTP client sends on every call (the application headers are added by `t.api`). */
 const SDK_HEADERS = { 'content-type': 'application/json', accept: 'application/json' };
 
-/** SDK-COMPAT.md rule 23: the agent-token answers the SDK reads. */
-describe('SDK-COMPAT rule 23: agent answers', () => {
-  let t: TestApp;
+/** SDK compatibility (docs/migrating-from-tenxyte.md): the agent-token answers the SDK reads. */
+describe('SDK compatibility: agent answers', () => {
+  const t = useTestApp({ env: AGENT_ENV });
   let alice: Account;
   let tokenId: number;
   let agentToken: string;
-  before(async () => { t = await createTestApp({ env: AGENT_ENV }); });
-  after(async () => { await t.close(); });
   beforeEach(async () => {
-    await t.reset();
     alice = await account(t, { email: 'alice@example.com' });
     await grantDirect(t, alice.id, ['roles.view']);
     ({ id: tokenId, token: agentToken } = expectStatus(await asUser('POST', 'ai/tokens/',

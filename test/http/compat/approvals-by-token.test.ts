@@ -1,22 +1,19 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import { userRow } from '../../factories/users.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { useTestApp } from '../../helpers/test-app.js';
 import { account, AGENT_ENV, agentApi, delegate, expectError, expectStatus, grantDirect, type Account } from '../agents/helpers.js';
 
 /** What the SDK's HTTP client sends on every call (the application headers are added by `t.api`). */
 const SDK_HEADERS = { 'content-type': 'application/json', accept: 'application/json' };
 
-/** SDK-COMPAT.md rule 7: a pending action decided by its confirmation token, `{token}` to confirm/ or deny/. */
-describe('SDK-COMPAT rule 7: approvals by token', () => {
-  let t: TestApp;
+/** SDK compatibility (docs/migrating-from-tenxyte.md): a pending action decided by its confirmation token, `{token}` to confirm/ or deny/. */
+describe('SDK compatibility: approvals by token', () => {
+  const t = useTestApp({ env: AGENT_ENV });
   let alice: Account;
   let carol: Account;
   let agentToken: string;
-  before(async () => { t = await createTestApp({ env: AGENT_ENV }); });
-  after(async () => { await t.close(); });
   beforeEach(async () => {
-    await t.reset();
     alice = await account(t, { email: 'alice@example.com' });
     carol = await account(t, { email: 'carol@example.com' });
     await grantDirect(t, alice.id, ['users.manage']);

@@ -1,27 +1,24 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import { createUser, type TestUser } from '../../factories/users.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { useTestApp } from '../../helpers/test-app.js';
 import { assertValidation } from '../auth/assertions.js';
 import { clearInbox, lastEmailCode, lastSmsCode } from '../otp/helpers.js';
-import { expectStatus } from '../rbac/helpers.js';
+import { expectStatus } from '../../helpers/answers.js';
 
 const PHONE = '+33612345678';
 const PHONE_PAIR = { phone_country_code: '+33', phone_number: '612345678' };
 const NEW_PASSWORD = 'violet submarine orchestra';
 const SDK_HEADERS = { 'content-type': 'application/json', accept: 'application/json' };
 
-/** SDK-COMPAT.md rule 4: password/reset/confirm/ sends `confirm_password`, which must equal `new_password`. */
-describe('rule 4: confirm_password on password/reset/confirm/', () => {
-  let t: TestApp;
+/** SDK compatibility (docs/migrating-from-tenxyte.md): password/reset/confirm/ sends `confirm_password`, which must equal `new_password`. */
+describe('SDK compatibility: confirm_password on password/reset/confirm/', () => {
+  const t = useTestApp();
   let user: TestUser;
-  before(async () => { t = await createTestApp(); });
   beforeEach(async () => {
-    await t.reset();
     clearInbox(t);
     user = await createUser(t, { email: 'ann@example.com', phone: PHONE });
   });
-  after(async () => { await t.close(); });
 
   const post = (path: string, payload: object) => t.api({ method: 'POST', path, headers: SDK_HEADERS, payload });
   const login = (password: string) => post('login/email/', { email: 'ann@example.com', password });

@@ -1,23 +1,20 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { beforeEach, describe, it } from 'node:test';
+import { useTestApp } from '../../helpers/test-app.js';
 import { agentApi, delegate, expectError } from '../agents/helpers.js';
 import { accounts, auditEvents, createOrg, expectStatus, join, ORG_ENV, verifyEmails, type Account } from '../organizations/helpers.js';
 
 /** What the SDK's HTTP client sends on every call (the application headers are added by `t.api`). */
 const SDK_HEADERS = { 'content-type': 'application/json', accept: 'application/json' };
 
-/** SDK-COMPAT.md rule 6: the organization family keyed by the slug in the path, beside SPEC.md's routes. */
-describe('SDK-COMPAT rule 6: organizations keyed by slug', () => {
-  let t: TestApp;
+/** SDK compatibility (docs/migrating-from-tenxyte.md): the organization family keyed by the slug in the path, beside Gatehouse's own organization routes. */
+describe('SDK compatibility: organizations keyed by slug', () => {
+  const t = useTestApp({ env: ORG_ENV });
   let owner: Account;
   let admin: Account;
   let member: Account;
   let outsider: Account;
-  before(async () => { t = await createTestApp({ env: ORG_ENV }); });
-  after(async () => { await t.close(); });
   beforeEach(async () => {
-    await t.reset();
     [owner, admin, member, outsider] = await accounts(t, 'owner', 'admin', 'member', 'outsider');
     await createOrg(t, owner, 'acme');
     await join(t, 'acme', admin, 'admin');
@@ -119,7 +116,7 @@ describe('SDK-COMPAT rule 6: organizations keyed by slug', () => {
       'INSUFFICIENT_PERMISSIONS');
   });
 
-  it('answers a non-member what SPEC.md\'s routes answer, an unknown slug 404 ORG_NOT_FOUND, and changes nothing', async () => {
+  it('answers a non-member what the id-keyed routes answer, an unknown slug 404 ORG_NOT_FOUND, and changes nothing', async () => {
     const attempts: Array<['GET' | 'POST' | 'PATCH' | 'DELETE', string, object?]> = [
       ['GET', 'organizations/acme/'], ['PATCH', 'organizations/acme/', { name: 'pwned' }], ['DELETE', 'organizations/acme/'],
       ['GET', 'organizations/acme/tree/'], ['GET', 'organizations/acme/members/'],
@@ -135,7 +132,7 @@ describe('SDK-COMPAT rule 6: organizations keyed by slug', () => {
     assert.deepEqual([org.name, org.member_count], ['ACME', 3]);
   });
 
-  it('leaves SPEC.md\'s fixed paths to SPEC.md: those words are reserved slugs', async () => {
+  it('leaves the fixed organization paths to their own routes: those words are reserved slugs', async () => {
     assert.equal(expectStatus(await sdk('GET', 'organizations/tree/', member, undefined, 'acme'), 200).slug, 'acme');
     assert.equal(typeof expectStatus(await sdk('GET', 'organizations/members/', member, undefined, 'acme'), 200).results[0].role, 'string');
     for (const slug of ['roles', 'tree', 'members', 'detail']) {

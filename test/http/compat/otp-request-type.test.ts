@@ -1,26 +1,23 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import { signIn } from '../../factories/sessions.js';
 import { createUser } from '../../factories/users.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { useTestApp } from '../../helpers/test-app.js';
 import { assertValidation } from '../auth/assertions.js';
 import { clearInbox, lastEmailCode, lastSmsCode } from '../otp/helpers.js';
-import { expectStatus } from '../rbac/helpers.js';
+import { expectStatus } from '../../helpers/answers.js';
 
 const PHONE = '+33612345678';
 const SDK_HEADERS = { 'content-type': 'application/json', accept: 'application/json' };
 
-/** SDK-COMPAT.md rule 3: otp/request/ sends `{type: "email_verification" | "phone_verification"}` beside `otp_type`. */
-describe('rule 3: type on otp/request/', () => {
-  let t: TestApp;
+/** SDK compatibility (docs/migrating-from-tenxyte.md): otp/request/ sends `{type: "email_verification" | "phone_verification"}` beside `otp_type`. */
+describe('SDK compatibility: type on otp/request/', () => {
+  const t = useTestApp();
   let token: string;
-  before(async () => { t = await createTestApp(); });
   beforeEach(async () => {
-    await t.reset();
     clearInbox(t);
     token = (await signIn(t, await createUser(t, { email: 'ann@example.com', phone: PHONE }))).access_token;
   });
-  after(async () => { await t.close(); });
 
   const request = (payload: object) => t.api({ method: 'POST', path: 'otp/request/', token, headers: SDK_HEADERS, payload });
   const sent = async () => {

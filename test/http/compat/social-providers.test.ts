@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { startOidcProvider, type TestOidcProvider } from '../../helpers/oidc-provider.js';
 import { createTestApp, type TestApp } from '../../helpers/test-app.js';
-import { expectStatus } from '../rbac/helpers.js';
+import { expectStatus } from '../../helpers/answers.js';
 import { APP_REDIRECT, startProviders } from '../social/helpers.js';
 
 /** What the SDK's HTTP client sends on every call (the application headers are added by `t.api`). */
@@ -10,8 +10,8 @@ const SDK_HEADERS = { 'content-type': 'application/json', accept: 'application/j
 /** The device line the SDK adds to social bodies. */
 const SDK_DEVICE = 'v=1|os=linux;osv=6.8|device=server|arch=x64|app=sdk;appv=0.10.0|runtime=node;rtv=20.11.1|tz=UTC';
 
-/** SDK-COMPAT.md rule 15: the providers' own names, and the code sent as `authorization_code`. */
-describe('SDK-COMPAT rule 15: social provider names', () => {
+/** SDK compatibility (docs/migrating-from-tenxyte.md): the providers' own names, and the code sent as `authorization_code`. */
+describe('SDK compatibility: social provider names', () => {
   let t: TestApp;
   let providers: Awaited<ReturnType<typeof startProviders>>;
   let ms: TestOidcProvider;
@@ -54,7 +54,7 @@ describe('SDK-COMPAT rule 15: social provider names', () => {
     }
   });
 
-  it('takes {code} as well, and SPEC.md\'s provider_a…provider_d still name the same providers', async () => {
+  it('takes {code} as well, and the neutral names provider_a…provider_d still name the same providers', async () => {
     const github = await loginWithSocial('github', { code: await codes.github!(), redirect_uri: APP_REDIRECT });
     assert.equal(expectStatus(github, 200).provider, 'github');
     const microsoft = await loginWithSocial('provider_c', { authorization_code: await codes.microsoft!(), redirect_uri: APP_REDIRECT });
