@@ -7,5 +7,5 @@ if (!existsSync(fileURLToPath(entry))) {
   process.stderr.write('gatehouse: the build is missing; run `npm run build` (npm ci runs it) first\n');
   process.exit(1);
 }
-const { main } = await import(entry.href);
-await main(process.argv.slice(2));
+const { main, processIo } = await import(entry.href);
+process.exitCode = await main(process.argv.slice(2), processIo());

@@ -28,7 +28,23 @@ if (missing.length) {
   console.error(`no such test file or folder: ${missing.map((p) => relative(root, p)).join(', ')}`);
   process.exit(1);
 }
-const files = roots.flatMap((p) => (statSync(p).isDirectory() ? testFiles(p) : [p])).sort();
+/**
+ * Files known to take longest (servers in child processes, clusters, browsers), heaviest first; the others follow,
+ * largest first. The runner starts files in this order, so the long ones do not come last and leave one worker
+ * idle while the other finishes them.
+ */
+const SLOW_FIRST = [
+  'test/cluster/', 'test/faults/', 'test/cli/restart-secrets', 'test/cli/lock-file', 'test/browser/', 'test/console/',
+  'test/docs/', 'test/cli/', 'test/integration/', 'test/jobs/',
+];
+const rank = (f) => {
+  const i = SLOW_FIRST.findIndex((prefix) => relative(root, f).startsWith(prefix));
+  return i < 0 ? SLOW_FIRST.length : i;
+};
+const files = roots.flatMap((p) => (statSync(p).isDirectory() ? testFiles(p) : [p]))
+  .map((f) => ({ f, rank: rank(f), size: statSync(f).size }))
+  .sort((a, b) => a.rank - b.rank || b.size - a.size || a.f.localeCompare(b.f))
+  .map(({ f }) => f);
 const consoleUnits = targets.length === 0 || targets.length > nodeTargets.length;
 if (files.length === 0 && !consoleUnits) {
   console.error(`no test files under ${targets.join(' ') || 'src/ and test/'}`);
@@ -36,8 +52,9 @@ if (files.length === 0 && !consoleUnits) {
 }
 
 const hash = createHash('sha256');
-for (const f of walk(join(root, 'src/db'))) {
-  hash.update(f).update(readFileSync(f));
+// Named relative to the root: every clone of the same sources shares the prepared database.
+for (const f of walk(join(root, 'src/db')).sort()) {
+  hash.update(relative(root, f)).update(readFileSync(f));
 }
 const template = join(tmpdir(), `gatehouse-test-pglite-${hash.digest('hex').slice(0, 16)}.tar`);
 if (files.length > 0 && !process.env.TEST_DATABASE_URL && !existsSync(template)) {
@@ -65,7 +82,8 @@ if (files.some((f) => relative(root, f).startsWith('test/console/'))) {
 const concurrency = Math.max(1, Math.min(availableParallelism(), Number(process.env.TEST_CONCURRENCY) || availableParallelism()));
 const where = process.env.TEST_DATABASE_URL ? `PostgreSQL${process.env.TEST_REDIS_URL ? ' + Redis' : ''}` : 'PGlite';
 if (files.length > 0) {
-  process.stdout.write(`Running ${files.length} test file(s) on ${where}, ${concurrency} at a time\n`);
+  process.stdout.write(`Running ${files.length} test file(s) on ${where}, ${concurrency} at a time (in parallel processes, `
+    + 'the slowest first)\n');
   const result = spawnSync(process.execPath, [
     '--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec',
     ...files.map((f) => relative(root, f)),

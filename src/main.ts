@@ -38,6 +38,8 @@ export interface RuntimeOptions {
    * goes into debug mode unasked.
    */
   adoptDebugDataDir?: boolean;
+  /** A fresh embedded database starts from this migrated data directory (see `OpenOptions.pgliteTemplate`). */
+  pgliteTemplate?: Blob;
 }
 
 /** A lost connection repeats for every pooled connection during an outage: one line a minute says it. */
@@ -74,7 +76,8 @@ export async function openRuntime(env: Env, opts: RuntimeOptions = {}): Promise<
     `database connection error: ${err.message}; the connection is dropped and replaced when needed`
     + ` (further ones are not reported for ${DATABASE_ERROR_LOG_INTERVAL_MS / 1000} s)`),
   DATABASE_ERROR_LOG_INTERVAL_MS, () => systemClock.now().getTime());
-  const database = await openDatabase(loaded.config, { boundQueries: opts.boundQueries, onConnectionError });
+  const database = await openDatabase(loaded.config, { boundQueries: opts.boundQueries, onConnectionError,
+    ...(opts.pgliteTemplate ? { pgliteTemplate: opts.pgliteTemplate } : {}) });
   const redis = opts.redis && loaded.config.REDIS_URL ? await openRedis(loaded.config.REDIS_URL, warn) : null;
   let closing: Promise<void> | undefined;
   try {

@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { embeddedDataDir, type Env } from '../config/load.js';
 import { lockHolder } from '../db/lock-file.js';
 import type { Runtime } from '../main.js';
-import { commandContext, routeStandardStreams, type CommandContext } from './context.js';
+import { currentIo, routeStandardStreams, runWithIo } from './context.js';
 
 /**
  * The embedded database can be open in one process only. While `gatehouse serve` or `npm start` holds it, a
@@ -65,16 +65,15 @@ function serveOne(socket: Socket, runtime: Runtime, run: CommandRunner): void {
       socket.end();
       return;
     }
-    const ctx: CommandContext = {
-      runtime, cwd: request.cwd, exitCode: 0,
-      stdin: request.stdin === null ? null : Buffer.from(request.stdin, 'base64'),
+    const stdin = request.stdin === null ? null : Buffer.from(request.stdin, 'base64');
+    // The server's own settings (the command uses the server's runtime); the caller's directory, input and output.
+    void runWithIo({
+      env: process.env, cwd: request.cwd, stdin, stdinIsTTY: false,
       stdoutIsTTY: Boolean(request.stdoutIsTTY), stderrIsTTY: Boolean(request.stderrIsTTY),
-      out: (c) => send({ out: c.toString('base64') }),
-      err: (c) => send({ err: c.toString('base64') }),
-    };
-    void commandContext.run(ctx, async () => {
-      await run(request.argv);
-      send({ exit: ctx.exitCode });
+      out: (c) => send({ out: Buffer.from(c).toString('base64') }),
+      err: (c) => send({ err: Buffer.from(c).toString('base64') }),
+    }, () => run(request.argv), runtime).then((exit) => {
+      send({ exit });
       socket.end();
     });
   };
@@ -95,6 +94,7 @@ export function serverChannel(env: Env): string | null {
  * killed without cleaning up: the command then runs here, where the stale lock is taken over).
  */
 export function runInServer(path: string, argv: string[], stdin: Buffer | null): Promise<number | null> {
+  const io = currentIo();
   return new Promise<number | null>((done) => {
     const socket = createConnection(path);
     let connected = false;
@@ -104,8 +104,7 @@ export function runInServer(path: string, argv: string[], stdin: Buffer | null):
     socket.once('connect', () => {
       connected = true;
       const request: Request = {
-        argv, cwd: process.cwd(), stdin: stdin?.toString('base64') ?? null,
-        stdoutIsTTY: Boolean(process.stdout.isTTY), stderrIsTTY: Boolean(process.stderr.isTTY),
+        argv, cwd: io.cwd, stdin: stdin?.toString('base64') ?? null, stdoutIsTTY: io.stdoutIsTTY, stderrIsTTY: io.stderrIsTTY,
       };
       socket.write(`${JSON.stringify(request)}\n`);
     });
@@ -115,15 +114,15 @@ export function runInServer(path: string, argv: string[], stdin: Buffer | null):
       while ((newline = buffered.indexOf('\n')) >= 0) {
         const message = JSON.parse(buffered.slice(0, newline)) as { out?: string; err?: string; exit?: number };
         buffered = buffered.slice(newline + 1);
-        if (message.out !== undefined) process.stdout.write(Buffer.from(message.out, 'base64'));
-        if (message.err !== undefined) process.stderr.write(Buffer.from(message.err, 'base64'));
+        if (message.out !== undefined) io.out(Buffer.from(message.out, 'base64'));
+        if (message.err !== undefined) io.err(Buffer.from(message.err, 'base64'));
         if (message.exit !== undefined) exit = message.exit;
       }
     });
     socket.on('error', () => { if (!connected) done(null); });
     socket.on('close', () => {
       if (!connected) return;
-      if (exit === null) process.stderr.write('gatehouse: the server stopped before the command finished\n');
+      if (exit === null) io.err('gatehouse: the server stopped before the command finished\n');
       done(exit ?? 1);
     });
   });

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { readEnvironment } from '../config/env.js';
-import { readStdin, setExitCode } from './context.js';
-import { describeFailure, print, UsageError } from './output.js';
+import { commandEnvironment, currentIo, readStdin, runWithIo, setExitCode, type CommandIo } from './context.js';
+import { describeFailure, print, printError, UsageError } from './output.js';
+
+export { processIo, type CommandIo } from './context.js';
 import { APP_CREATE_USAGE, APP_REGENERATE_USAGE, helpFor, KEYS_USAGE, USER_CREATE_USAGE, USERS_IMPORT_USAGE } from './usage.js';
 import { KEYS_ROTATE_ENCRYPTION_USAGE, USER_RESET_2FA_USAGE } from './usage.js';
 
@@ -38,10 +39,10 @@ async function run(argv: string[]): Promise<void> {
   if (command === '--version' || command === '-v') { print(version()); return; }
   // Before any parsing: help needs neither valid options nor a database.
   if (command === undefined || command === 'help' || argv.some(isHelp)) {
-    process.stdout.write(helpFor(command === 'help' ? argv.slice(1) : argv));
+    currentIo().out(helpFor(command === 'help' ? argv.slice(1) : argv));
     return;
   }
-  const env = readEnvironment();
+  const env = commandEnvironment();
   switch (command) {
     case 'serve': {
       const { values } = parse(argv.slice(1), { 'no-migrate': { type: 'boolean' } }, 'serve [--no-migrate]');
@@ -163,7 +164,7 @@ const RUN_HERE = new Set([undefined, 'help', '--help', '-h', 'serve', 'start', '
 async function callerInput(argv: string[]): Promise<{ forwarded: string[]; stdin: Buffer | null }> {
   if (argv.includes('--password-stdin')) return { forwarded: argv, stdin: Buffer.from(await readStdin(), 'utf8') };
   const asksPassword = argv[0] === 'user' && argv[1] === 'create' && !argv.includes('--generate-password') && !argv.includes('--password');
-  if (asksPassword && process.stdin.isTTY) {
+  if (asksPassword && currentIo().stdinIsTTY) {
     const { promptNewPassword } = await import('./password-input.js');
     const password = await promptNewPassword('user create');
     return { forwarded: [...argv, '--password-stdin'], stdin: Buffer.from(`${password}\n`, 'utf8') };
@@ -176,22 +177,28 @@ export async function runCommand(argv: string[]): Promise<void> {
   try {
     await run(argv);
   } catch (err) {
-    process.stderr.write(`gatehouse: ${describeFailure(err)}\n`);
+    printError(`gatehouse: ${describeFailure(err)}`);
     setExitCode(1);
   }
 }
 
-export async function main(argv: string[]): Promise<void> {
-  // Re-sealing the stored secrets needs the server stopped: it runs here, and says so while a server holds the database.
-  const needsServerStopped = argv[0] === 'keys' && argv[1] === 'rotate-encryption';
-  if (!RUN_HERE.has(argv[0]) && !needsServerStopped && !argv.includes('--help') && !argv.includes('-h')) {
-    const { runInServer, serverChannel } = await import('./channel.js');
-    const channel = serverChannel(readEnvironment());
-    if (channel !== null) {
-      const { forwarded, stdin } = await callerInput(argv);
-      const status = await runInServer(channel, forwarded, stdin);
-      if (status !== null) { process.exitCode = status; return; }
+/**
+ * `gatehouse <argv>` in the world `io` (`processIo()` for the executable): answers the exit status. `serve` and `start`
+ * answer once the server listens, and keep running in this process.
+ */
+export function main(argv: string[], io: CommandIo): Promise<number> {
+  return runWithIo(io, async () => {
+    // Re-sealing the stored secrets needs the server stopped: it runs here, and says so while a server holds the database.
+    const needsServerStopped = argv[0] === 'keys' && argv[1] === 'rotate-encryption';
+    if (!RUN_HERE.has(argv[0]) && !needsServerStopped && !argv.includes('--help') && !argv.includes('-h')) {
+      const { runInServer, serverChannel } = await import('./channel.js');
+      const channel = serverChannel(commandEnvironment());
+      if (channel !== null) {
+        const { forwarded, stdin } = await callerInput(argv);
+        const status = await runInServer(channel, forwarded, stdin);
+        if (status !== null) { setExitCode(status); return; }
+      }
     }
-  }
-  await runCommand(argv);
+    await runCommand(argv);
+  });
 }

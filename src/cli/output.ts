@@ -1,5 +1,6 @@
 import { ConfigError } from '../config/load.js';
 import { AppError } from '../core/errors.js';
+import { currentIo } from './context.js';
 import { DatabaseUnavailableError } from '../db/create-db.js';
 import { DataDirLockedError } from '../db/lock-file.js';
 import { MigrationError } from '../db/migrator.js';
@@ -8,8 +9,11 @@ export class UsageError extends Error {
   override name = 'UsageError';
 }
 
-export const print = (line = '') => process.stdout.write(`${line}\n`);
-export const printJson = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
+/** A line on the command's standard output. */
+export const print = (line = '') => currentIo().out(`${line}\n`);
+export const printJson = (value: unknown) => currentIo().out(`${JSON.stringify(value)}\n`);
+/** A line on the command's standard error. */
+export const printError = (line: string) => currentIo().err(`${line}\n`);
 
 /** One clear line for any failure; a stack trace only for what we did not expect. */
 export function describeFailure(err: unknown): string {

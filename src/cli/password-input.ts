@@ -1,4 +1,4 @@
-import { commandContext, readStdin } from './context.js';
+import { currentIo, readStdin, servedRuntime } from './context.js';
 import { UsageError } from './output.js';
 
 /**
@@ -20,7 +20,7 @@ PasswordSource {
   if (opts.passwordStdin) return 'stdin';
   if (opts.generatePassword) return 'generate';
   // Run in a server for a caller, the terminal is the caller's, which asked already (src/cli/main.ts `callerInput`).
-  if (commandContext.getStore() || !process.stdin.isTTY) {
+  if (servedRuntime() || !currentIo().stdinIsTTY) {
     throw new UsageError(`${command}: no terminal to ask for the password on; pipe it with --password-stdin `
       + '(printf %s "$PASSWORD" | gatehouse …), or use --generate-password');
   }
@@ -41,10 +41,12 @@ const INTERRUPT = '\u0003';
 
 /** One line typed on the terminal, not echoed; the prompt goes to stderr, so stdout stays the command's answer. */
 function promptHidden(prompt: string): Promise<string> {
-  const input = process.stdin;
+  const io = currentIo();
+  const input = io.stdin;
+  if (input === null || Buffer.isBuffer(input) || !io.stdinIsTTY) return Promise.reject(new UsageError('no terminal to ask on'));
   // Echo off before the prompt shows: what is typed as soon as it appears is not echoed either.
   input.setRawMode(true);
-  process.stderr.write(prompt);
+  io.err(prompt);
   input.setEncoding('utf8');
   input.resume();
   return new Promise((resolve, reject) => {
@@ -53,7 +55,7 @@ function promptHidden(prompt: string): Promise<string> {
       input.off('data', onData);
       input.setRawMode(false);
       input.pause();
-      process.stderr.write('\n');
+      io.err('\n');
     };
     const onData = (chunk: string) => {
       for (const ch of chunk) {

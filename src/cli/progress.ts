@@ -1,10 +1,15 @@
-import type { WriteStream } from 'node:tty';
 
 /**
  * A one-line progress bar redrawn in place on a terminal. Lines printed meanwhile go through `above()`, which clears
  * the bar first, so messages and the bar never mix. Only for a TTY: piped output gets no control characters.
  */
-export function createProgressBar(out: WriteStream, render: () => { fraction: number; text: string }, intervalMs = 200) {
+/** Where the bar is drawn: a terminal's stream, or a command's standard error on one. */
+export interface BarOutput {
+  write(chunk: string): void;
+  columns?: number;
+}
+
+export function createProgressBar(out: BarOutput, render: () => { fraction: number; text: string }, intervalMs = 200) {
   let drawn = false;
   const clear = () => {
     if (drawn) out.write('\r\x1b[2K');
@@ -23,7 +28,7 @@ export function createProgressBar(out: WriteStream, render: () => { fraction: nu
   return {
     draw,
     /** Prints `line` (with its newline) above the bar, on the bar's stream or another that shares the terminal. */
-    above(line: string, stream: NodeJS.WritableStream = out) {
+    above(line: string, stream: BarOutput = out) {
       clear();
       stream.write(`${line}\n`);
       draw();

@@ -5,7 +5,7 @@ import { readFile, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { foreignHash, writeImportFile } from './users-import-fixtures.js';
-import { lines, runCli, startServer, type RunningServer } from '../helpers/cli.js';
+import { lines, runCliProcess as runCli, startServer, type RunningServer } from '../helpers/cli.js';
 import { createScratchDatabase, DATABASE_TARGETS, type ScratchDatabase } from '../helpers/scratch-db.js';
 
 type Credentials = { id: number; name: string; access_key: string; access_secret: string };
@@ -22,6 +22,8 @@ async function schemaStatus(server: RunningServer, app: Credentials): Promise<nu
   return res.status;
 }
 
+// Every command here runs in a process of its own, as from another terminal: what is tested is how processes share a
+// data directory (its lock file, a server's pid in it, the socket a second process reaches the server through).
 describe('PGlite data directory lock', () => {
   describe('while a server holds the directory', () => {
     let database: ScratchDatabase;

@@ -8,7 +8,8 @@ import { hash as bcryptHash } from 'bcryptjs';
 
 /**
  * Password hashes as other systems write them, made here with the real libraries: @node-rs/argon2 for argon2id and
- * argon2i, bcryptjs for bcrypt, node's crypto for Django's PBKDF2 and for scrypt, in the formats of DESIGN.md §2.
+ * argon2i, bcryptjs for bcrypt, node's crypto for Django's PBKDF2 and for scrypt, in the formats of
+ * docs/importing-users.md "Password hash formats".
  */
 
 const pbkdf2Async = promisify(pbkdf2);

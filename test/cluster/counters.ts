@@ -2,14 +2,14 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { expectAnswer, INSTANCES, NAMES, signIn, type Cluster } from './helpers.js';
 
-/** DECISIONS.md "Login protection": login endpoints allow 5 attempts a minute per client address (outside debug). */
+/** docs/authentication.md "Lockout and audit": login endpoints allow 5 attempts a minute per client address (outside debug). */
 const LOGIN_LIMIT = 5;
 const PER_MINUTE = 5;
 const TOTAL = 7;
 const BURST = 30;
 
 /**
- * DECISIONS.md "Several instances" and "Agents": rate limits and agent breakers count across instances (in Redis when
+ * docs/decisions.md "Several instances" and "Agents": rate limits and agent breakers count across instances (in Redis when
  * configured, else in PostgreSQL), so spreading requests over the instances buys nothing. Requests go to A, B, C in turn:
  * counted per instance, none would reach its limit.
  */

@@ -20,7 +20,7 @@ export interface ClusterMode {
 }
 
 const noDatabase = 'TEST_DATABASE_URL is not set: several instances need a PostgreSQL server to share';
-/** The two deployments DECISIONS.md "Several instances" promises the same behaviour for. */
+/** The two deployments docs/decisions.md "Several instances" promises the same behaviour for. */
 export const CLUSTER_MODES: Record<'redis' | 'postgres', ClusterMode> = {
   redis: {
     name: 'PostgreSQL + Redis',
@@ -50,7 +50,7 @@ export interface Call {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Under the API prefix, or from the root when it starts with `/`. */
   path: string;
-  /** The client address the request claims (DECISIONS.md: per-IP limits); the proxy forwards it. */
+  /** The client address the request claims (docs/authentication.md: per-IP limits); the proxy forwards it. */
   ip: string;
   /** Index of the instance that must serve the request; the next one in turn when absent. */
   via?: number;

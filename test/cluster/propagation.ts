@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 
-/** DECISIONS.md "Several instances": a revocation takes effect on every instance within 1 s. */
+/** docs/decisions.md "Several instances": a revocation takes effect on every instance within 1 s. */
 export const BOUND_MS = 1000;
 /** Probes start this often. */
 export const POLL_MS = 50;

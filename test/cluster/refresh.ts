@@ -3,11 +3,11 @@ import { describe, it } from 'node:test';
 import { expectAnswer, INSTANCES, NAMES, refused, REUSE_GRACE_S, signIn, type Cluster } from './helpers.js';
 import { assertWithinBound, delaysOn, sleep } from './propagation.js';
 
-/** The refresh limit of one client address (DECISIONS.md "Login protection": refresh 30/min). */
+/** The refresh limit of one client address (docs/authentication.md "Lockout and audit": refresh 30/min). */
 const CONCURRENT_REFRESHES = 30;
 
 /**
- * DECISIONS.md "Tokens and sessions": rotation retires the presented refresh token; presenting it again within the
+ * docs/authentication.md "Tokens": rotation retires the presented refresh token; presenting it again within the
  * grace window returns the same successor, later it ends the whole session. The instances share only the database, so
  * these rules must hold whichever instance each request reaches.
  */

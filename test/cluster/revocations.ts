@@ -5,7 +5,7 @@ import { assertWithinBound, delaysOn } from './propagation.js';
 const NEW_PASSWORD = 'Violet-submarine-orchestra-7730';
 
 /**
- * DECISIONS.md "Several instances": logout, password change, ban and application regeneration made through one instance
+ * docs/decisions.md "Several instances": logout, password change, ban and application regeneration made through one instance
  * take effect on the others within 1 s. Each test first has every instance accept what is about to be revoked, so the
  * probes watch a change (and any cache an instance keeps is warm).
  */

@@ -5,7 +5,7 @@ import { expectAnswer, INSTANCES, NAMES, signIn, type Cluster } from './helpers.
 import { assertWithinBound, delaysOn, jwtHeader } from './propagation.js';
 
 /**
- * DECISIONS.md "Signing keys and JWKS" and "Several instances": `gatehouse keys rotate`, run against the deployment's
+ * docs/decisions.md "Signing keys and JWKS" and "Several instances": `gatehouse keys rotate`, run against the deployment's
  * database (and Redis), is picked up by every running instance within 1 s, which then publishes the new key first and
  * signs with it, while tokens of the previous key keep verifying.
  */

@@ -10,7 +10,7 @@ import { apiClient, createApplication, SKIP_WITHOUT_POSTGRES as skip, sleep, typ
 
 // Email and SMS leave through the outbox, after commit: with the SMTP server or the SMS webhook down (refusing, failing
 // or silent), the requests that send them answer exactly as when delivery works, and once the provider is back every
-// queued message arrives, once (DECISIONS.md "Several instances": "mail waits in the outbox").
+// queued message arrives, once (docs/decisions.md "Several instances": "mail waits in the outbox").
 
 /** A correctness bound: these answers wait on no provider; one that did would wait for its 10 s send timeout. */
 const ANSWER_BOUND_MS = 3_000;

@@ -13,7 +13,7 @@ import {
 
 // Redis only speeds up and shares counters: a loopback proxy between the server and Redis refuses or stalls the
 // connections, and login, refresh and me/ keep answering at once, rate limits keep counting (in PostgreSQL), readiness
-// says "degraded", and Redis is used again once it is back (DECISIONS.md "Several instances").
+// says "degraded", and Redis is used again once it is back (docs/decisions.md "Several instances").
 
 /**
  * Correctness bounds, not performance thresholds: a refused Redis costs nothing, a stalled one a 500 ms command timeout

@@ -1,4 +1,4 @@
-// Runs the gatehouse command from source, as bin/gatehouse.js runs it from the build.
-import { main } from '../../src/cli/main.js';
+// Runs the gatehouse command from source in a process of its own, as bin/gatehouse.js runs it from the build.
+import { main, processIo } from '../../src/cli/main.js';
 
-await main(process.argv.slice(2));
+process.exitCode = await main(process.argv.slice(2), processIo());

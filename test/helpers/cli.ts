@@ -1,12 +1,18 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { routeStandardStreams } from '../../src/cli/context.js';
+import { main } from '../../src/cli/main.js';
 import type { Env } from '../../src/config/load.js';
 
-/** Runs the `gatehouse` command from source, as a real child process. */
+/**
+ * Runs the `gatehouse` command from source: in this process by default (`main` with a world of the test's making), or
+ * as a real child process (`subprocess`), for what only a process of its own shows: signals, exit, a second process
+ * beside this one. `serve` and `start` keep running once they listen: they always get a process of their own.
+ */
 const ENTRY = fileURLToPath(new URL('./cli-entry.ts', import.meta.url));
 // Resolved here, so the loader is found whatever the child's working directory.
 const TSX = import.meta.resolve('tsx');
@@ -27,6 +33,13 @@ export interface CliOptions {
   cwd?: string;
   /** Written to the command's standard input (a password for `--password-stdin`); none (not a terminal) otherwise. */
   input?: string;
+  /** A child process of its own, as a shell would run it. */
+  subprocess?: boolean;
+  /**
+   * In this process: a fresh embedded data directory starts from the suite's prepared (migrated, seeded) database,
+   * which saves creating and migrating it, for a test whose subject is not what a command does on an empty one.
+   */
+  template?: boolean;
 }
 
 const children = new Set<ChildProcess>();
@@ -60,8 +73,55 @@ function spawnCli(args: string[], opts: CliOptions): ChildProcess {
   return child;
 }
 
-/** Runs `gatehouse <args>` to completion. A command that does not finish is killed and fails the test. */
+let template: Blob | null | undefined;
+/** The test runner's prepared database (scripts/run-tests.mjs), read once; none with TEST_DATABASE_URL. */
+function preparedTemplate(): Blob | undefined {
+  if (template === undefined) {
+    const path = process.env.GATEHOUSE_TEST_PGLITE_TEMPLATE;
+    template = path && existsSync(path) ? new Blob([readFileSync(path)]) : null;
+  }
+  return template ?? undefined;
+}
+
+/** Commands that keep running once they listen: they get a process of their own. */
+const SERVING = new Set(['serve', 'start']);
+
+/**
+ * Runs `gatehouse <args>` to completion, in this process unless `subprocess` (or `serve`/`start`). A command that does
+ * not finish fails the test (a child is killed).
+ */
 export function runCli(args: string[], opts: CliOptions = {}): Promise<CliResult> {
+  if (opts.subprocess || SERVING.has(args[0] ?? '')) return runCliProcess(args, opts);
+  // What the command writes on this process's stdout and stderr by other means than its output (notices of the
+  // console notifier, warnings) is its output too, as it would be in a process of its own.
+  routeStandardStreams();
+  let stdout = '';
+  let stderr = '';
+  const text = (chunk: Buffer | string) => (typeof chunk === 'string' ? chunk : chunk.toString('utf8'));
+  const pgliteTemplate = opts.template ? preparedTemplate() : undefined;
+  const run = main(args, {
+    env: childEnv(opts.env),
+    cwd: opts.cwd ?? neutralCwd,
+    stdin: opts.input === undefined ? null : Buffer.from(opts.input, 'utf8'),
+    stdinIsTTY: false,
+    stdoutIsTTY: false,
+    stderrIsTTY: false,
+    out: (chunk) => { stdout += text(chunk); },
+    err: (chunk) => { stderr += text(chunk); },
+    ...(pgliteTemplate ? { pgliteTemplate } : {}),
+  });
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`gatehouse ${args.join(' ')} did not finish\nstdout: ${stdout}\nstderr: ${stderr}`)),
+      COMMAND_TIMEOUT_MS);
+  });
+  return Promise.race([run, timeout])
+    .then((code) => ({ code, signal: null, stdout, stderr }))
+    .finally(() => clearTimeout(timer));
+}
+
+/** Runs `gatehouse <args>` to completion in a child process. A command that does not finish is killed and fails the test. */
+export function runCliProcess(args: string[], opts: CliOptions = {}): Promise<CliResult> {
   const child = spawnCli(args, opts);
   let stdout = '';
   let stderr = '';

@@ -11,7 +11,7 @@ export interface AppCreateOptions {
   name?: string;
   redirectUris: string[];
   origins: string[];
-  /** A public application (DECISIONS.md "Applications"): key only, at least one origin, no secret. */
+  /** A public application (docs/decisions.md "Public applications"): key only, at least one origin, no secret. */
   isPublic: boolean;
   json: boolean;
 }

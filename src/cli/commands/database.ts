@@ -1,16 +1,26 @@
-import type { Env } from '../../config/load.js';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { embeddedDataDir, type Env } from '../../config/load.js';
 import { migrateToLatest, migrationStatus } from '../../db/migrator.js';
 import { seed, seedOptionsOf } from '../../db/seed/seed.js';
-import { openRuntime, type Runtime } from '../../main.js';
-import { commandContext } from '../context.js';
+import { openRuntime, type Runtime, type RuntimeOptions } from '../../main.js';
+import { currentIo, servedRuntime } from '../context.js';
 import { print } from '../output.js';
+
+/** The command's template for a fresh embedded database (see `CommandIo.pgliteTemplate`): never over an existing one. */
+export function runtimeOptions(env: Env): Pick<RuntimeOptions, 'pgliteTemplate'> {
+  const { pgliteTemplate } = currentIo();
+  const dataDir = embeddedDataDir(env);
+  if (!pgliteTemplate || dataDir === null || existsSync(join(dataDir, 'pglite'))) return {};
+  return { pgliteTemplate };
+}
 
 export async function withRuntime<T>(env: Env, fn: (rt: Runtime) => Promise<T>): Promise<T> {
   // Run inside a server for a caller in another terminal: the server's runtime, which outlives the command.
-  const served = commandContext.getStore();
-  if (served) return fn(served.runtime);
+  const served = servedRuntime();
+  if (served) return fn(served);
   // Settings warnings concern a running server; one-shot commands stay quiet about them.
-  const rt = await openRuntime(env, { warn: () => undefined });
+  const rt = await openRuntime(env, { ...runtimeOptions(env), warn: () => undefined });
   try {
     return await fn(rt);
   } finally {

@@ -3,17 +3,18 @@ import { toIso } from '../../core/clock.js';
 import { migrateToLatest } from '../../db/migrator.js';
 import { checkStoredKey, openRuntime, type Runtime } from '../../main.js';
 import type { KeyListing } from '../../modules/keys/keys.service.js';
-import { commandContext } from '../context.js';
-import { print, printJson, UsageError } from '../output.js';
+import { servedRuntime } from '../context.js';
+import { print, printError, printJson, UsageError } from '../output.js';
+import { runtimeOptions } from './database.js';
 
 /**
  * Like the other one-shot commands, with Redis when configured: a rotation is announced to the running instances (over
  * Redis and PostgreSQL's NOTIFY).
  */
 async function withKeys<T>(env: Env, fn: (rt: Runtime) => Promise<T>): Promise<T> {
-  const served = commandContext.getStore();
-  if (served) return fn(served.runtime);
-  const rt = await openRuntime(env, { redis: true, warn: () => undefined });
+  const served = servedRuntime();
+  if (served) return fn(served);
+  const rt = await openRuntime(env, { ...runtimeOptions(env), redis: true, warn: () => undefined });
   try {
     await migrateToLatest(rt.database.db);
     return await fn(rt);
@@ -49,7 +50,7 @@ export async function keysListCommand(env: Env, opts: { json: boolean }): Promis
     if (container.services.keys.source === 'secret' && loaded.sources.JWT_SECRET_KEY === 'derived') {
       if (opts.json) {
         printJson([]);
-        process.stderr.write(`gatehouse: ${EPHEMERAL_SECRET}\n`);
+        printError(`gatehouse: ${EPHEMERAL_SECRET}`);
       } else {
         print(`No key to list. ${EPHEMERAL_SECRET}.`);
       }
@@ -83,7 +84,7 @@ export async function keysRotateCommand(env: Env): Promise<void> {
         + 'let Gatehouse generate and rotate keys, or replace it (tokens signed with the old key are then refused)');
     }
     // The new key is sealed with the configured encryption key: one that cannot open the stored ones must not seal it.
-    await checkStoredKey(rt, { write: false });
+    await checkStoredKey(rt, { write: false, warn: (m) => printError(`warning: ${m}`) });
     print(`Generating a ${container.config.JWT_ALGORITHM} key…`);
     const rotation = await keys.rotate();
     print(`New signing key ${rotation.kid} (${rotation.algorithm}) signs from now on.`);

@@ -4,7 +4,7 @@ import { MEMORY_DATA_DIR } from '../../db/create-db.js';
 import { seed, seedOptionsOf } from '../../db/seed/seed.js';
 import { serve, type Runtime } from '../../main.js';
 import { strongPassword } from '../../security/random.js';
-import { print } from '../output.js';
+import { print, printError } from '../output.js';
 import { withRuntime } from './database.js';
 
 type Created = Awaited<ReturnType<Runtime['container']['services']['applications']['ensureDefault']>>;
@@ -81,7 +81,7 @@ async function acceptCommands(rt: Runtime): Promise<void> {
   try {
     await openCommandChannel(rt, DATA_DIR, runCommand);
   } catch (err) {
-    process.stderr.write(`warning: gatehouse commands in other terminals cannot reach this server: ${(err as Error).message}\n`);
+    printError(`warning: gatehouse commands in other terminals cannot reach this server: ${(err as Error).message}`);
   }
 }
 

@@ -7,8 +7,8 @@ import { migrateToLatest } from '../../db/migrator.js';
 import { seed } from '../../db/seed/seed.js';
 import { MAX_LINE_BYTES } from '../../modules/users/import-line.js';
 import { ImportInterruptedError, type ImportReporter, type ImportSummary } from '../../modules/users/import.service.js';
-import { callerPath, commandContext, setExitCode } from '../context.js';
-import { print, UsageError } from '../output.js';
+import { callerPath, currentIo, servedRuntime, setExitCode } from '../context.js';
+import { print, printError, UsageError } from '../output.js';
 import { createProgressBar, type ProgressBar } from '../progress.js';
 import { USERS_IMPORT_USAGE } from '../usage.js';
 import { withRuntime } from './database.js';
@@ -72,12 +72,14 @@ function summaryLines(file: string, s: ImportSummary, opts: UsersImportOptions, 
 export async function usersImportCommand(env: Env, opts: UsersImportOptions): Promise<void> {
   if (!opts.file) throw new UsageError(`users import: name the file to import (usage: gatehouse ${USERS_IMPORT_USAGE})`);
   if ((opts.format ?? 'jsonl') !== 'jsonl') throw new UsageError(`users import: unknown --format "${opts.format}" (only jsonl)`);
-  // Named from the caller's working directory when the command runs inside a server for them.
-  const file = commandContext.getStore() ? callerPath(opts.file) : opts.file;
+  // Read from the command's working directory; named as given, or in full when the command runs inside a server for a
+  // caller (whose directory the server does not share).
+  const path = callerPath(opts.file);
+  const file = servedRuntime() ? path : opts.file;
   let size: number;
   try {
-    await access(file, constants.R_OK);
-    const info = await stat(file);
+    await access(path, constants.R_OK);
+    const info = await stat(path);
     if (!info.isFile()) throw new Error('not a regular file');
     size = info.size;
   } catch (err) {
@@ -91,15 +93,18 @@ export async function usersImportCommand(env: Env, opts: UsersImportOptions): Pr
     const started = clock.now().getTime();
     const read = { bytes: 0 };
     let latest: ImportSummary | undefined;
-    const bar: ProgressBar | null = process.stderr.isTTY ? createProgressBar(process.stderr, () => {
+    const io = currentIo();
+    const stderr = { write: (chunk: string) => io.err(chunk), get columns() { return io.columns; } };
+    const stdout = { write: (chunk: string) => io.out(chunk) };
+    const bar: ProgressBar | null = io.stderrIsTTY ? createProgressBar(stderr, () => {
       const s = latest;
       const rate = s ? Math.round(s.lines / Math.max(0.001, (clock.now().getTime() - started) / 1000)) : 0;
       const text = s ? `${count(s.lines)} lines · ${count(s.created)} created · ${count(s.updated)} updated · ${count(s.skipped)} skipped`
         + ` · ${count(rate)} lines/s` : 'starting…';
       return { fraction: size ? Math.min(1, read.bytes / size) : 1, text };
     }) : null;
-    const err = (line: string) => (bar ? bar.above(line) : process.stderr.write(`${line}\n`));
-    const out = (line: string) => (bar ? bar.above(line, process.stdout) : print(line));
+    const err = (line: string) => (bar ? bar.above(line) : printError(line));
+    const out = (line: string) => (bar ? bar.above(line, stdout) : print(line));
     const reporter: ImportReporter = {
       problem: (p) => err(`line ${p.line}: ${p.message}`),
       updated: (line, email, changes) => out(`line ${line}: ${email}: ${opts.dryRun ? 'would update' : 'updated'} ${changes.join(', ')}`),
@@ -108,21 +113,21 @@ export async function usersImportCommand(env: Env, opts: UsersImportOptions): Pr
 
     let summary: ImportSummary;
     try {
-      summary = await container.services.userImport.run(readLines(file, read), opts, reporter);
+      summary = await container.services.userImport.run(readLines(path, read), opts, reporter);
     } catch (e) {
       bar?.stop();
       if (!(e instanceof ImportInterruptedError)) throw e;
       for (const line of summaryLines(basename(file), e.summary, opts, (clock.now().getTime() - started) / 1000)) print(line);
-      process.stderr.write(`gatehouse: users import ${e.message}; every line up to it is settled, and running the same`
-        + ' import again carries on (it is idempotent)\n');
+      printError(`gatehouse: users import ${e.message}; every line up to it is settled, and running the same`
+        + ' import again carries on (it is idempotent)');
       setExitCode(1);
       return;
     }
     bar?.stop();
     for (const line of summaryLines(basename(file), summary, opts, (clock.now().getTime() - started) / 1000)) print(line);
     if (summary.skipped) {
-      process.stderr.write(`gatehouse: ${count(summary.skipped)} line(s) skipped (see above); the other lines were ${opts.dryRun
-        ? 'checked' : 'imported'}\n`);
+      printError(`gatehouse: ${count(summary.skipped)} line(s) skipped (see above); the other lines were ${opts.dryRun
+        ? 'checked' : 'imported'}`);
       setExitCode(1);
     }
   });
