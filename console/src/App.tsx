@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { api, loadConfig, refresh, setAccessToken } from './api';
 import { ErrorMessage } from './ErrorMessage';
 import { Layout } from './Layout';
@@ -65,7 +65,7 @@ export function App() {
   }
 }
 
-/** The signed-in console: the page the URL fragment names, inside the layout. */
+/** The signed-in console: the page the URL fragment names (its module fetched when first shown), inside the layout. */
 function Console({ me, onSignOut }: { me: Me; onSignOut: () => void }) {
   const route = useRoute();
   const [first = ''] = route.parts;
@@ -73,7 +73,9 @@ function Console({ me, onSignOut }: { me: Me; onSignOut: () => void }) {
   useEffect(() => { document.title = `${page?.title ?? 'Not found'} · Gatehouse Console`; }, [page]);
   return (
     <Layout me={me} current={page?.path ?? ''} onSignOut={onSignOut}>
-      {page ? <page.component route={route} me={me} /> : <><h1>Not found</h1><p>No such page in the console.</p></>}
+      {page
+        ? <Suspense fallback={<p aria-busy="true">Loading…</p>}><page.component route={route} me={me} /></Suspense>
+        : <><h1>Not found</h1><p>No such page in the console.</p></>}
     </Layout>
   );
 }
