@@ -1,5 +1,5 @@
 import { Suspense, useEffect, useState } from 'react';
-import { api, loadConfig, refresh, setAccessToken } from './api';
+import { api, loadConfig, refresh, setAccessToken, type Answer } from './api';
 import { ErrorMessage } from './ErrorMessage';
 import { Layout } from './Layout';
 import { PAGES } from './pages';
@@ -22,7 +22,7 @@ export function App() {
 
   const enter = async () => {
     try {
-      setState({ step: 'signed-in', me: await api<Me>('GET', 'me/') });
+      setState({ step: 'signed-in', me: await api<Answer<'me/'>>('GET', 'me/') });
     } catch (error) {
       setState({ step: 'failed', error });
     }
