@@ -7,7 +7,9 @@
 # the dependencies.
 FROM node:20-slim AS build
 WORKDIR /app
+# The console is an npm workspace of its own: its package.json is part of the install.
 COPY package.json package-lock.json ./
+COPY console/package.json ./console/
 RUN npm ci --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
@@ -21,6 +23,7 @@ FROM node:20-slim AS runtime
 ENV NODE_ENV=production
 WORKDIR /app
 COPY package.json package-lock.json ./
+COPY console/package.json ./console/
 RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force
 COPY --from=build /app/dist ./dist
 # The admin console's built files (served at /console/ when SVC_CONSOLE_ENABLED is on).

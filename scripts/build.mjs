@@ -35,7 +35,8 @@ const STEPS = [
   {
     name: 'the console (type check)',
     stamp: join(dist, '.console-check-hash'),
-    inputs: () => [join(root, 'package-lock.json'), join(root, 'console/tsconfig.json'), ...walk(join(root, 'console/src'))],
+    inputs: () => [join(root, 'package-lock.json'), join(root, 'console/package.json'), join(root, 'console/tsconfig.json'),
+      ...walk(join(root, 'console/src'))],
     args: ['-p', 'console/tsconfig.json'],
   },
 ];

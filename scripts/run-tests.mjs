@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
-import { buildConsoleIfChanged } from './build-console.mjs';
+import { buildConsoleIfChanged, consoleBin } from './build-console.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 
@@ -95,7 +95,7 @@ if (files.length > 0) {
 // whole suite, or when the console is named.
 if (consoleUnits) {
   process.stdout.write('Running the console\'s unit tests (Vitest)\n');
-  const units = spawnSync(join(root, 'node_modules/.bin/vitest'), ['run', '--root', 'console', '--passWithNoTests'],
+  const units = spawnSync(consoleBin('vitest'), ['run', '--root', 'console', '--passWithNoTests'],
     { stdio: 'inherit', cwd: root });
   process.exit(units.status ?? 1);
 }

@@ -1,5 +1,5 @@
-import { useEffect, useState } from 'react';
-import { api, loadConfig, refresh, setAccessToken } from './api';
+import { Suspense, useEffect, useState } from 'react';
+import { api, loadConfig, refresh, setAccessToken, type Answer } from './api';
 import { ErrorMessage } from './ErrorMessage';
 import { Layout } from './Layout';
 import { PAGES } from './pages';
@@ -22,7 +22,7 @@ export function App() {
 
   const enter = async () => {
     try {
-      setState({ step: 'signed-in', me: await api<Me>('GET', 'me/') });
+      setState({ step: 'signed-in', me: await api<Answer<'me/'>>('GET', 'me/') });
     } catch (error) {
       setState({ step: 'failed', error });
     }
@@ -65,7 +65,7 @@ export function App() {
   }
 }
 
-/** The signed-in console: the page the URL fragment names, inside the layout. */
+/** The signed-in console: the page the URL fragment names (its module fetched when first shown), inside the layout. */
 function Console({ me, onSignOut }: { me: Me; onSignOut: () => void }) {
   const route = useRoute();
   const [first = ''] = route.parts;
@@ -73,7 +73,9 @@ function Console({ me, onSignOut }: { me: Me; onSignOut: () => void }) {
   useEffect(() => { document.title = `${page?.title ?? 'Not found'} · Gatehouse Console`; }, [page]);
   return (
     <Layout me={me} current={page?.path ?? ''} onSignOut={onSignOut}>
-      {page ? <page.component route={route} me={me} /> : <><h1>Not found</h1><p>No such page in the console.</p></>}
+      {page
+        ? <Suspense fallback={<p aria-busy="true">Loading…</p>}><page.component route={route} me={me} /></Suspense>
+        : <><h1>Not found</h1><p>No such page in the console.</p></>}
     </Layout>
   );
 }

@@ -1,10 +1,10 @@
 import { useState } from 'react';
-import { api, ApiError, setAccessToken } from './api';
+import { api, ApiError, setAccessToken, type Answer, type Body } from './api';
 import { Credentials, type CredentialsInput } from './signin/Credentials';
 import { PasswordChange } from './signin/PasswordChange';
 import { TwoFactorSetup } from './signin/TwoFactorSetup';
 
-interface TokenAnswer { access_token: string; token_scope?: string; must_change_password?: boolean }
+type TokenAnswer = Answer<'login/email/', 'post'>;
 
 type Step = 'credentials' | '2fa-setup' | 'password-change';
 
@@ -25,7 +25,8 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
     setError(null);
     setTyped(input);
     try {
-      const answer = await api<TokenAnswer>('POST', 'login/email/', input);
+      const body: Body<'login/email/', 'post'> = input;
+      const answer = await api<TokenAnswer>('POST', 'login/email/', body);
       setAccessToken(answer.access_token);
       if (answer.token_scope === 'password_change_only') setStep('password-change');
       else if (answer.token_scope === 'deletion_pending') {

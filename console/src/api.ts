@@ -3,6 +3,27 @@
  * no secret; the server checks the origin). The access token lives in this module's memory; the refresh token never
  * reaches JavaScript: the server keeps it in an HttpOnly cookie for a public application.
  */
+import type { paths } from './api-types';
+
+/** An API path as the server's OpenAPI document names it, relative to the prefix: `admin/users/{id}/`. */
+export type ApiPath = keyof paths;
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+type JsonOf<R> = R extends { content: { 'application/json': infer B } } ? B : never;
+type Responses<P extends ApiPath, M extends Method> = paths[P][M] extends { responses: infer R } ? R : never;
+
+/**
+ * The JSON answer of a successful `method` on `path`, as the server's OpenAPI document describes it (api-types.ts is
+ * generated from it: docs/console.md).
+ */
+export type Answer<P extends ApiPath, M extends Method = 'get'> =
+  JsonOf<Responses<P, M>[Extract<keyof Responses<P, M>, 200 | 201 | 202>]>;
+
+/** The JSON body `method` on `path` takes. */
+export type Body<P extends ApiPath, M extends Method> =
+  paths[P][M] extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
+
+/** One row of a paged list's answer (`{ results: T[], … }`). */
+export type Row<P extends ApiPath> = Answer<P> extends { results: Array<infer T> } ? T : never;
 
 export interface ConsoleConfig {
   api_prefix: string;

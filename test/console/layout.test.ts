@@ -3,7 +3,7 @@ import { after, before, it } from 'node:test';
 import { describeInBrowser } from '../helpers/browser.js';
 import { DESKTOP, PHONE, startConsole, type ConsoleServer } from './harness.js';
 
-/** The navigation's entries, as the console lists them (console/src/pages/index.ts). */
+/** The navigation's entries, as the console lists them (console/src/pages/index.tsx). */
 const PAGES = ['Dashboard', 'Users', 'Roles and permissions', 'Applications', 'Organizations', 'Agents', 'Deletion requests',
   'Audit log', 'Login attempts', 'Webhooks'];
 

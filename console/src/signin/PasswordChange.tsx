@@ -1,10 +1,10 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { api } from '../api';
-import { describeRequirements, localProblem, type PasswordRequirements } from './rules';
+import { api, type Answer, type Body } from '../api';
+import { describeRequirements, localProblem } from './rules';
 import { SignInError } from './SignInError';
 import './signin.css';
 
-interface ChangeAnswer { message: string; access_token?: string }
+type ChangeAnswer = Answer<'password/change/', 'post'>;
 
 /**
  * The forced password change (`must_change_password`, a `password_change_only` token): the current password and the
@@ -22,7 +22,7 @@ export function PasswordChange({ onChanged, onCancel }: { onChanged: (accessToke
   useEffect(() => {
     let live = true;
     // The rules are a help: without them the server still says what it refuses.
-    api<PasswordRequirements>('GET', 'password/requirements/').then((r) => { if (live) setRules(describeRequirements(r)); }, () => undefined);
+    api<Answer<'password/requirements/'>>('GET', 'password/requirements/').then((r) => { if (live) setRules(describeRequirements(r)); }, () => undefined);
     return () => { live = false; };
   }, []);
 
@@ -34,7 +34,8 @@ export function PasswordChange({ onChanged, onCancel }: { onChanged: (accessToke
     if (local) return;
     setBusy(true);
     try {
-      const answer = await api<ChangeAnswer>('POST', 'password/change/', { current_password: current, new_password: next });
+      const body: Body<'password/change/', 'post'> = { current_password: current, new_password: next };
+      const answer = await api<ChangeAnswer>('POST', 'password/change/', body);
       onChanged(answer.access_token ?? null);
     } catch (err) {
       setError(err);

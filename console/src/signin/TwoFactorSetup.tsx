@@ -1,9 +1,9 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { api } from '../api';
+import { api, type Answer } from '../api';
 import { SignInError } from './SignInError';
 import './signin.css';
 
-interface SetupAnswer { secret: string; qr_code: string; provisioning_uri: string; backup_codes: string[]; warning: string }
+type SetupAnswer = Answer<'2fa/setup/', 'post'>;
 
 /**
  * An administrator without two-factor authentication (403 ADMIN_2FA_SETUP_REQUIRED): with the 15-minute restricted

@@ -1,38 +1,12 @@
-/** SPEC.md "Deletion request", and the answers of processing one or the expired ones. */
-export type DeletionStatus = 'pending' | 'confirmation_sent' | 'confirmed' | 'completed' | 'cancelled';
+/**
+ * The deletion requests as the API shows them, and the answers of processing one or the expired ones, as the server's OpenAPI document describes them (api-types.ts, generated:
+ * docs/console.md).
+ */
+import type { Answer } from '../../api';
 
-export interface DeletionRequest {
-  id: number;
-  user: number;
-  user_email: string | null;
-  status: DeletionStatus;
-  requested_at: string;
-  confirmed_at: string | null;
-  grace_period_ends_at: string;
-  completed_at: string | null;
-  ip_address: string | null;
-  reason: string | null;
-  admin_notes: string | null;
-  processed_by: number | null;
-  processed_by_email: string | null;
-  is_grace_period_expired: boolean;
-}
+export type DeletionRequest = Answer<'admin/deletion-requests/{id}/'>;
+export type DeletionStatus = DeletionRequest['status'];
 
-export interface ProcessAnswer {
-  message: string;
-  deletion_completed: boolean;
-  processed_at: string;
-  data_anonymized: boolean;
-  audit_log_id: number | null;
-  user_notified: boolean;
-  request: DeletionRequest;
-}
+export type ProcessAnswer = Answer<'admin/deletion-requests/{id}/process/', 'post'>;
 
-export interface ProcessExpiredAnswer {
-  message: string;
-  processed_count: number;
-  failed_count: number;
-  skipped_count: number;
-  processing_time: number;
-  details: Array<{ request_id: number; user_id: number; status: 'completed' | 'failed'; error?: string }>;
-}
+export type ProcessExpiredAnswer = Answer<'admin/deletion-requests/process-expired/', 'post'>;

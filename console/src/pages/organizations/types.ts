@@ -1,41 +1,17 @@
-export interface OrgRef { id: number; name: string; slug: string }
+/**
+ * The organization routes' answers, as the server's OpenAPI document describes them (api-types.ts, generated:
+ * docs/console.md).
+ */
+import type { Answer, Row } from '../../api';
 
-/** SPEC.md "Organization", with the caller's effective role and permissions there. */
-export interface Organization extends OrgRef {
-  description: string;
-  metadata: Record<string, unknown>;
-  is_active: boolean;
-  created_at: string;
-  updated_at: string;
-  member_count: number;
-  max_members: number;
-  parent: OrgRef | null;
-  children: OrgRef[];
-  user_role: string | null;
-  user_permissions: string[];
-}
+export type OrgRef = NonNullable<Organization['parent']>;
+
+/** An organization, with the caller's effective role and permissions there. */
+export type Organization = Answer<'organizations/{slug}/'>;
 
 /** A member row of `organizations/<slug>/members/`. */
-export interface Member {
-  id: number;
-  user_id: number;
-  email: string | null;
-  first_name: string;
-  last_name: string;
-  role: { code: string; name: string };
-  effective_permissions: string[];
-  joined_at: string;
-  status: string;
-}
+export type Member = Row<'organizations/{slug}/members/'>;
 
-export interface OrgRole { code: string; name: string; description: string; weight: number }
+export type OrgRole = Answer<'organizations/roles/'>[number];
 
-export interface Invitation {
-  id: number;
-  email: string;
-  role: string;
-  role_display: string;
-  expires_at: string;
-  status: string;
-  created_at: string;
-}
+export type Invitation = Row<'organizations/invitations/'>;

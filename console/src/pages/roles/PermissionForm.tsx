@@ -1,20 +1,12 @@
 import { useState, type FormEvent } from 'react';
-import { api } from '../../api';
+import { api, type Answer } from '../../api';
 import { ErrorMessage } from '../../ErrorMessage';
 import { Field, Notice, TextArea } from '../../ui/Field';
 import { useAction } from '../../ui/useApi';
 import { FieldErrors } from './FieldErrors';
 
-/** SPEC.md "Permission". */
-export interface PermissionDetail {
-  id: string;
-  code: string;
-  name: string;
-  description: string;
-  parent: { id: string; code: string } | null;
-  children: Array<{ id: string; code: string }>;
-  created_at: string;
-}
+/** A permission, as `permissions/<id>/` answers it. */
+export type PermissionDetail = Answer<'permissions/{id}/'>;
 
 export interface PermissionDraft {
   code: string;

@@ -1,24 +1,15 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { api } from '../../api';
+import { api, type Answer } from '../../api';
 import { ErrorMessage } from '../../ErrorMessage';
 import { href, Link, navigate } from '../../router';
 import { Checkbox, Field, Notice, TextArea, when } from '../../ui/Field';
 import { useAction, useApi } from '../../ui/useApi';
 import { FieldErrors } from './FieldErrors';
 import { PermissionTree } from './PermissionTree';
-import { sortedCodes, toggle, type PermissionSummary } from './tree';
+import { sortedCodes, toggle } from './tree';
 import { usePermissionTree } from './usePermissionTree';
 
-interface Role {
-  id: string;
-  code: string;
-  name: string;
-  description: string;
-  permissions: PermissionSummary[];
-  is_default: boolean;
-  created_at: string;
-  updated_at: string;
-}
+type Role = Answer<'roles/{id}/'>;
 
 /** `#/roles/new` and `#/roles/<id>`: a role's fields and its permissions, picked in the permission tree. */
 export function RoleEditor({ id, created = false }: { id: string | null; created?: boolean }) {

@@ -1,14 +1,10 @@
 import { useState } from 'react';
+import type { Row } from '../../api';
 import { href, Link } from '../../router';
 import { Field } from '../../ui/Field';
 import { PagedTable, usePaged, type Column } from '../../ui/Paged';
 
-interface RoleSummary {
-  id: string;
-  code: string;
-  name: string;
-  is_default: boolean;
-}
+type RoleSummary = Row<'roles/'>;
 
 const columns: Array<Column<RoleSummary>> = [
   { header: 'Name', cell: (r) => <Link to={href('roles', r.id)}>{r.name}</Link> },

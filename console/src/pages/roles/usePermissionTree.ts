@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { api } from '../../api';
-import { withQuery, type Page } from '../../ui/Paged';
-import { addPage, nextPage, ROOTS, visibleRows, type LevelKey, type PermissionSummary, type TreeState } from './tree';
+import { api, type Answer } from '../../api';
+import { withQuery } from '../../ui/Paged';
+import { addPage, nextPage, ROOTS, visibleRows, type LevelKey, type TreeState } from './tree';
 
 /** Children per request: a level with more shows "Show more". */
 export const TREE_PAGE_SIZE = 50;
@@ -21,7 +21,7 @@ export function usePermissionTree() {
   const load = useCallback(async (key: LevelKey, page: number) => {
     setLoading(true);
     try {
-      const answer = await api<Page<PermissionSummary>>('GET',
+      const answer = await api<Answer<'permissions/'>>('GET',
         withQuery('permissions/', { parent: key, page, page_size: TREE_PAGE_SIZE, ordering: 'code' }));
       setState((s) => addPage(s, key, page, answer));
       setError(null);
