@@ -8,7 +8,7 @@ import { acquireTestDatabase, releaseTestDatabase } from '../../helpers/database
 import { createTestApp, useTestApp, type TestApp } from '../../helpers/test-app.js';
 import { assertError } from './assertions.js';
 
-// The root refresh alias (on in the development preset) moves the cookie to Path=/: test/http/compat/rule-01 covers it.
+// The root refresh alias (on in the development preset) moves the cookie to Path=/: test/http/compat/root-refresh.test.ts covers it.
 const COOKIE_MODE = { SVC_REFRESH_TOKEN_COOKIE_ENABLED: 'true', SVC_REFRESH_TOKEN_ROTATION: 'true', SVC_ROOT_REFRESH_ALIAS: 'false' };
 const ORIGIN = 'http://localhost:3000'; // the test application's allowed origin
 const JSON_HEADERS = { 'content-type': 'application/json', origin: ORIGIN };
