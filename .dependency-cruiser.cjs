@@ -21,14 +21,6 @@ const TEMPORARY_EXCEPTIONS = [
       + 'loads quickstart lazily (both are dynamic imports); passing runCommand in would end the circle',
   },
   {
-    rule: 'no-cross-module-repo', from: '^src/modules/auth/reauth\\.service\\.ts$', to: '^src/modules/users/users\\.repo\\.ts$',
-    why: 'reads the account through users.repo; users/lookup.ts is the way in',
-  },
-  {
-    rule: 'no-cross-module-repo', from: '^src/modules/auth/login\\.service\\.ts$', to: '^src/modules/users/users\\.repo\\.ts$',
-    why: 'reads the account through users.repo; users/lookup.ts is the way in',
-  },
-  {
     rule: 'no-cross-module-repo', from: '^src/modules/auth/login\\.repo\\.ts$',
     to: '^src/modules/(users/users|rbac/rbac|sessions/sessions)\\.repo\\.ts$',
     why: 'the sign-in transaction borrows types and the grant query of the users, rbac and sessions repos',

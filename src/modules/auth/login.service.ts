@@ -2,7 +2,7 @@ import { AppError } from '../../core/errors.js';
 import type { Db } from '../../db/database.js';
 import { canSignIn } from '../users/account-state.js';
 import type { PasswordVerifier } from '../users/password-verifier.js';
-import * as users from '../users/users.repo.js';
+import * as users from '../users/lookup.js';
 import type { LockoutService, LockTarget } from './lockout.service.js';
 import type { LoginMeta, SignInService } from './sign-in.service.js';
 

@@ -6,7 +6,7 @@ import type { AuditService } from '../audit/audit.service.js';
 import type { AuthContext } from '../sessions/bearer.service.js';
 import type { RequestMeta } from '../sessions/sessions.service.js';
 import type { PasswordVerifier } from '../users/password-verifier.js';
-import * as users from '../users/users.repo.js';
+import * as users from '../users/lookup.js';
 import type { LockoutService, LockTarget } from './lockout.service.js';
 import type { SecondFactorVerifier } from './sign-in.service.js';
 

@@ -4,7 +4,7 @@ import type { TokenScope } from '../../security/jwt.js';
 import type { AuditService } from '../audit/audit.service.js';
 import type { Grants } from '../rbac/rbac.service.js';
 import type { IssuedTokens, RequestMeta, SessionService } from '../sessions/sessions.service.js';
-import type * as users from '../users/users.repo.js';
+import type * as users from '../users/lookup.js';
 import { newEventId, type WebhookEvents } from '../webhooks/webhook-events.service.js';
 import * as attempts from './lockout.repo.js';
 import { loginAuditDetails } from './login-audit.js';

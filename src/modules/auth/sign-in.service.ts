@@ -8,7 +8,7 @@ import type { Grants, RbacService } from '../rbac/rbac.service.js';
 import { tokenScopeFor, type ScopeSubject } from '../sessions/scope.js';
 import type { IssuedTokens, SessionService } from '../sessions/sessions.service.js';
 import { canSignIn, failureReasonOf, isDeletionPending } from '../users/account-state.js';
-import * as users from '../users/users.repo.js';
+import * as users from '../users/lookup.js';
 import { toUserResponse } from '../users/users.schemas.js';
 import type { WebhookEvents } from '../webhooks/webhook-events.service.js';
 import * as attempts from './lockout.repo.js';
