@@ -2883,7 +2883,7 @@ export interface paths {
                             count: number;
                             message: string;
                             /**
-                             * @description SDK-COMPAT.md rule 23: the Tenxyte SDK reads `{status, count}`
+                             * @description docs/migrating-from-tenxyte.md: the Tenxyte SDK reads `{status, count}`
                              * @enum {string}
                              */
                             status: "revoked";
@@ -7965,7 +7965,64 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            access_token: string;
+                            /** @description The account waits for its deletion: no refresh token, scope `deletion_pending` */
+                            deletion_pending?: boolean;
+                            device_id: string;
+                            device_summary: string | null;
+                            expires_in: number;
+                            is_new_user: boolean;
+                            message: string;
+                            must_change_password: boolean;
+                            /** @description The configured provider name (`google`, …), never its `provider_*` alias */
+                            provider: string;
+                            refresh_expires_in: number;
+                            refresh_token?: string;
+                            requires_2fa: boolean;
+                            /**
+                             * Format: date-time
+                             * @description When the grace period ends
+                             */
+                            scheduled_deletion_date?: string;
+                            session_id: string;
+                            token_scope?: string;
+                            /** @enum {string} */
+                            token_type: "Bearer";
+                            user: {
+                                avatar: string | null;
+                                bio: string | null;
+                                /** Format: date-time */
+                                created_at: string;
+                                custom_fields: {
+                                    [key: string]: unknown;
+                                } | null;
+                                email: string | null;
+                                first_name: string;
+                                has_usable_password?: boolean;
+                                id: string;
+                                is_2fa_enabled: boolean;
+                                is_active: boolean;
+                                is_email_verified: boolean;
+                                is_phone_verified: boolean;
+                                language: string | null;
+                                /** Format: date-time */
+                                last_login: string | null;
+                                last_name: string;
+                                permissions: string[];
+                                phone: string | null;
+                                preferences: {
+                                    email_notifications: boolean;
+                                    marketing_emails: boolean;
+                                    sms_notifications: boolean;
+                                };
+                                roles: string[];
+                                timezone: string | null;
+                                username: string | null;
+                            };
+                        };
+                    };
                 };
             };
         };
@@ -8302,7 +8359,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            /** @description SPEC.md's name for access_token */
+                            /** @description The same as `access_token` (the Tenxyte SDK reads this one) */
                             access: string;
                             access_token: string;
                             /** @description The name of the passkey that signed in */
@@ -8314,7 +8371,7 @@ export interface paths {
                             expires_in: number;
                             message: string;
                             must_change_password: boolean;
-                            /** @description SPEC.md's name for refresh_token */
+                            /** @description The same as `refresh_token`: null in cookie mode, and when none is issued (the Tenxyte SDK reads this one) */
                             refresh: string | null;
                             refresh_expires_in: number;
                             refresh_token?: string;

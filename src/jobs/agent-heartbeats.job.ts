@@ -1,7 +1,7 @@
 import type { Job } from './job.js';
 
 /**
- * DECISIONS.md "Agents": the dead man's switch for tokens that have gone quiet (the breaker checks it on each
+ * docs/decisions.md "Agents": the dead man's switch for tokens that have gone quiet (the breaker checks it on each
  * request; an agent that makes none is caught here) — active tokens whose heartbeat is overdue are suspended for
  * HEARTBEAT_MISSING — and tokens past their expiry are marked EXPIRED.
  */

@@ -1,7 +1,7 @@
 import type { Job } from './job.js';
 
 /**
- * DECISIONS.md "Account deletion and export": completes the confirmed deletion requests whose grace period has
+ * docs/decisions.md "Account deletion": completes the confirmed deletion requests whose grace period has
  * ended. Safe on several instances (each request is taken with `for update skip locked`); a request that fails is
  * retried by the next run. Lines name requests by id only.
  */

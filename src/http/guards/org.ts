@@ -10,7 +10,7 @@ import { authOf } from '../request-meta.js';
 export interface OrgGuardOptions extends AgentRuleOptions {
   /** The organization is named by this path parameter (the SDK's slug-in-path routes), not by `X-Org-Slug`. */
   slugParam?: string;
-  /** What a missing permission answers: INSUFFICIENT_PERMISSIONS, or NOT_OWNER for deleting (SPEC.md). */
+  /** What a missing permission answers: INSUFFICIENT_PERMISSIONS, or NOT_OWNER for deleting (docs/api.md). */
   deniedCode?: 'INSUFFICIENT_PERMISSIONS' | 'NOT_OWNER';
   /** Resolve the organization's detail (member count, parent, children) in the same query. */
   detail?: boolean;
@@ -18,7 +18,7 @@ export interface OrgGuardOptions extends AgentRuleOptions {
 
 /** The slug a request names, from the header or from the route's path parameter. */
 export function requestedSlug(req: FastifyRequest, slugParam?: string): string | undefined {
-  const raw = slugParam ? (req.params as Record<string, unknown>)[slugParam] : req.headers['x-org-slug'];
+  const raw = slugParam ? (Object(req.params) as Record<string, unknown>)[slugParam] : req.headers['x-org-slug'];
   return typeof raw === 'string' && raw.trim() !== '' ? raw.trim().toLowerCase() : undefined;
 }
 

@@ -8,12 +8,12 @@ import { agentAdmitted } from '../../modules/agents/agent-policy.js';
 import { markAcceptsAgents } from './agent.js';
 
 export interface UserGuardOptions {
-  /** Token scopes this route accepts (SPEC.md "Token scope"); default `full` only. */
+  /** Token scopes this route accepts (docs/api.md "Token scopes"); default `full` only. */
   scopes?: TokenScope[];
   /** Authenticate when a bearer token is present and valid, carry on without one otherwise (logout/). */
   optional?: boolean;
   /**
-   * The route accepts `AgentBearer` too (DECISIONS.md "Agents": routes that declare a permission, `me/`, `me/roles/`).
+   * The route accepts `AgentBearer` too (docs/decisions.md "Agents": routes that declare a permission, `me/`, `me/roles/`).
    * An agent on any other route is refused with 403 AGENT_NOT_ALLOWED before its guards run.
    */
   agents?: boolean;

@@ -6,7 +6,7 @@ import type { AgentAction, AgentActivityService } from '../../modules/agents/act
 import { actorMetaOf } from '../request-meta.js';
 
 /**
- * DECISIONS.md "Agents": an `agent_action` audit row for every agent request, allowed or not — including those
+ * docs/decisions.md "Agents": an `agent_action` audit row for every agent request, allowed or not — including those
  * refused at authentication when the token is known (suspended, expired, revoked). Rows are queued once the answer
  * has been sent (the request pays no round trip for them) and written when the server closes at the latest.
  * Register next to the agent authentication hook, before the routes.

@@ -12,7 +12,7 @@ const AGENT_SCHEME = /^AgentBearer(?: |$)/i;
 const AGENT_RE = /^AgentBearer[ ]+(\S+)$/i;
 
 /**
- * `Authorization: AgentBearer <token>` on any API route (DECISIONS.md "Agents"): the token is authenticated and the
+ * `Authorization: AgentBearer <token>` on any API route (docs/decisions.md "Agents"): the token is authenticated and the
  * request counted before the route's own guards run, so a route closed to agents — one whose user guard does not
  * accept them, or that has none — answers 403 AGENT_NOT_ALLOWED (a denial, for the anomaly breaker) whatever the
  * token was granted. Register after application authentication and before the routes.
@@ -66,7 +66,7 @@ export function registerAgentAuth(app: FastifyInstance, config: Config, agents: 
 const PROCEED: GateOutcome = { kind: 'proceed' };
 const EMPTY_BODY_SHA256 = sha256Hex('');
 
-/** What an approval is bound to (DECISIONS.md "Agents"): method, path with sorted query, X-Org-Slug and the raw body. */
+/** What an approval is bound to (docs/decisions.md "Agents"): method, path with sorted query, X-Org-Slug and the raw body. */
 function actionRequestOf(req: FastifyRequest, agent: AgentContext): ActionRequest {
   const confirmation = req.headers['x-action-confirmation'];
   return {

@@ -4,7 +4,7 @@ import type { Config } from '../../config/settings.js';
 export const REDACTED = '***REDACTED***';
 
 /**
- * The keys whose values SVC_AIRS_REDACT_PII hides from agents (DECISIONS.md "Agents": emails, phones, names and
+ * The keys whose values SVC_AIRS_REDACT_PII hides from agents (docs/decisions.md "Agents": emails, phones, names and
  * postal addresses), at any depth. Network addresses (`ip_address`) and account handles other than `username` stay.
  */
 const PII_KEYS = new Set([

@@ -12,7 +12,7 @@ export function genReqId(raw: IncomingMessage): string {
 }
 
 /**
- * Client IP per DECISIONS.md: the socket peer, unless the peer is a trusted proxy; then the right-most
+ * Client IP per docs/decisions.md "Platform": the socket peer, unless the peer is a trusted proxy; then the right-most
  * `X-Forwarded-For` entry that is not a trusted proxy (proxy-addr walks the chain that way).
  * No other header is consulted.
  */

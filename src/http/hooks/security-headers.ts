@@ -23,7 +23,7 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze(
   'cross-origin-resource-policy': 'same-site',
 });
 
-/** SPEC.md "Limits" (security headers per preset), on every answer but those of routes that opt out. */
+/** The API's limits (security headers per preset), on every answer but those of routes that opt out. */
 export function registerSecurityHeaders(app: FastifyInstance): void {
   // A callback hook, not an async one: it runs on every answer and awaits nothing.
   app.addHook('onRequest', (req, reply, done) => {

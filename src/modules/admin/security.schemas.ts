@@ -16,7 +16,7 @@ export const BlacklistQuery = ListQuery({
 });
 export type BlacklistInput = Static<typeof BlacklistQuery>;
 
-/** SPEC.md "Blacklisted token". */
+/** The API's "Blacklisted token". */
 export const BlacklistedToken = Type.Object({
   id: Type.String(),
   token_jti: Type.String(),
@@ -79,7 +79,7 @@ export const LoginAttemptQuery = ListQuery({
 });
 export type LoginAttemptInput = Static<typeof LoginAttemptQuery>;
 
-/** SPEC.md "Login-attempt audit record", with its id and the sign-in method. */
+/** The API's "Login-attempt audit record", with its id and the sign-in method. */
 export const LoginAttempt = Type.Object({
   id: Type.String(),
   identifier: Type.String(),

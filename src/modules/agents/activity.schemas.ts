@@ -7,7 +7,7 @@ import type { AgentDecision } from './agent-context.js';
 /** The audit event type of an agent request's row. */
 export const AGENT_ACTION_EVENT = 'agent_action';
 
-/** DECISIONS.md "Agents": the form of `X-Prompt-Trace-ID`, also the form a trace filter must have. */
+/** docs/decisions.md "Agents": the form of `X-Prompt-Trace-ID`, also the form a trace filter must have. */
 export const PromptTraceId = Type.String({ pattern: '^[A-Za-z0-9._:-]{1,128}$', description: 'An X-Prompt-Trace-ID value' });
 
 export const AgentActivityQuery = ListQuery({

@@ -27,7 +27,7 @@ export interface AgentAction {
 }
 
 /**
- * DECISIONS.md "Agents": every agent request, allowed or not, leaves an `agent_action` audit row. They are written
+ * docs/decisions.md "Agents": every agent request, allowed or not, leaves an `agent_action` audit row. They are written
  * whatever SVC_AUDIT_LOGGING_ENABLED says (they are the agent's trail, read by its owner), with severity info, off the
  * request path through the batching writer; the readers wait for what is queued.
  */

@@ -18,7 +18,7 @@ type Deps = { db: Db; counters: Db; clock: Clock; audit: AuditService; events: W
 const REFUSALS = { EXPIRED: 'AGENT_TOKEN_EXPIRED', REVOKED: 'AGENT_TOKEN_REVOKED', SUSPENDED: 'AGENT_TOKEN_SUSPENDED' } as const;
 
 /**
- * `Authorization: AgentBearer <token>` (DECISIONS.md "Agents"): one statement counts the request and answers the
+ * `Authorization: AgentBearer <token>` (docs/decisions.md "Agents"): one statement counts the request and answers the
  * token with its delegating user; a refusal says why (unknown, expired, revoked, suspended — tripping the breaker
  * it is over first). Denials are counted for the anomaly breaker; an allowed request ends a run of them.
  */
@@ -33,7 +33,7 @@ export function createAgentAuthService({ db, counters, clock, audit, events }: D
   }
 
   /**
-   * heartbeat/ and report-usage/ (DECISIONS.md "Agents"): the token's own bookkeeping is neither counted nor held to
+   * heartbeat/ and report-usage/ (docs/decisions.md "Agents"): the token's own bookkeeping is neither counted nor held to
    * the breakers, and a suspended token is admitted (its cost was incurred); unknown, revoked and expired tokens are
    * refused as on any route, and an expired one is marked EXPIRED.
    */

@@ -5,7 +5,7 @@ import { Body, Nullable } from '../../http/schema.js';
 import type { AgentTokenStatus } from '../../db/database.js';
 import { ReauthProofFields } from '../auth/reauth.schemas.js';
 
-/** DECISIONS.md "Agents": the defaults of a token's limits. */
+/** docs/decisions.md "Agents": the defaults of a token's limits. */
 export const AGENT_DEFAULTS = {
   expiresIn: 3600,
   maxRequestsPerMinute: 60,
@@ -20,7 +20,7 @@ export const SUSPENSION_REASONS = ['RATE_LIMIT', 'ANOMALY', 'HEARTBEAT_MISSING',
 export const Usd = (description: string) => Type.Number({ minimum: 0, maximum: 1e11, description });
 const Limit = (description: string) => Type.Integer({ minimum: 1, maximum: 1_000_000_000, description });
 
-/** SPEC.md's keys, or the SDK's `{max_requests, window_seconds}` (rate = max_requests × 60 / window_seconds). */
+/** the API's keys, or the SDK's `{max_requests, window_seconds}` (rate = max_requests × 60 / window_seconds). */
 export const CircuitBreakerBody = Body({
   max_requests_per_minute: Type.Optional(Limit('Requests per minute before the token is suspended (default 60)')),
   max_requests_total: Type.Optional(Limit('Requests in the token\'s life before it is suspended (default 1000)')),
@@ -65,7 +65,7 @@ export type AgentTokenListInput = Static<typeof AgentTokenListQuery>;
 
 export const AgentTokenParams = Type.Object({ id: Type.String() });
 
-/** DECISIONS.md "Agents": a token record, as lists, detail and action answers show it. */
+/** docs/decisions.md "Agents": a token record, as lists, detail and action answers show it. */
 export const AgentTokenRecord = Type.Object({
   id: Type.Integer(),
   agent_id: Type.String(),
@@ -109,7 +109,7 @@ export const AgentTokenActionResponse = Type.Object({
 export const RevokeAllResponse = Type.Object({
   message: Type.String(),
   count: Type.Integer(),
-  status: Type.Literal('revoked', { description: 'SDK-COMPAT.md rule 23: the Tenxyte SDK reads `{status, count}`' }),
+  status: Type.Literal('revoked', { description: 'docs/migrating-from-tenxyte.md: the Tenxyte SDK reads `{status, count}`' }),
 });
 
 /** A token row with its organization's slug, as the repo reads it. */

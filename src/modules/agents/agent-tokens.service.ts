@@ -39,8 +39,8 @@ const toDecimal = (value: number | null | undefined): string | null | undefined 
   (value === null || value === undefined ? value : value.toFixed(8));
 
 /**
- * The per-minute rate of either key form: SPEC.md's `max_requests_per_minute`, or the SDK's `max_requests` per
- * `window_seconds` (SDK-COMPAT.md rule 8; rate = max_requests × 60 / window_seconds, at least 1). Both forms naming
+ * The per-minute rate of either key form: the API's `max_requests_per_minute`, or the SDK's `max_requests` per
+ * `window_seconds` (docs/migrating-from-tenxyte.md; rate = max_requests × 60 / window_seconds, at least 1). Both forms naming
  * different rates → 400 on the SDK's field: the caller meant one of them, and a guess could loosen the breaker.
  */
 function breakerLimits(input: CircuitBreakerInput | undefined) {
@@ -66,7 +66,7 @@ function breakerLimits(input: CircuitBreakerInput | undefined) {
 }
 
 /**
- * DECISIONS.md "Agents": a user's agent tokens. The secret is `gha_` + 256 random bits, shown once; only its SHA-256
+ * docs/decisions.md "Agents": a user's agent tokens. The secret is `gha_` + 256 random bits, shown once; only its SHA-256
  * is stored. A token is granted only what its user holds (in its organization when it has one), and PUT can only
  * narrow that.
  */

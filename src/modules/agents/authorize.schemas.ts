@@ -3,7 +3,7 @@ import { Body, Nullable } from '../../http/schema.js';
 import { PendingActionBody } from './pending-actions.schemas.js';
 
 /**
- * DECISIONS.md "Agents", integrators' own APIs: what an integrator's backend asks about the request an agent made
+ * docs/decisions.md "Agents", integrators' own APIs: what an integrator's backend asks about the request an agent made
  * to it. `method`, `path` and `body_sha256` describe that request; they are required when the permission needs the
  * delegating user's approval, which is then bound to them.
  */

@@ -15,7 +15,7 @@ interface Binding { method: string; path: string; bodySha256: string }
 const BINDING_FIELDS = ['method', 'path', 'body_sha256'] as const;
 
 /**
- * DECISIONS.md "Agents", `POST ai/authorize/`: an integrator's backend asks whether the agent whose `AgentBearer` it
+ * docs/decisions.md "Agents", `POST ai/authorize/`: an integrator's backend asks whether the agent whose `AgentBearer` it
  * forwards may use a permission, and gets the answer a built-in route would give: the request counted against the
  * token's breakers, the double check (granted to the token AND held by the delegating user now, in the named
  * organization for an organization), then the delegating user's approval when the permission needs it. Refusals are

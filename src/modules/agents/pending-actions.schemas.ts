@@ -7,13 +7,13 @@ import type { PendingActionView } from './pending-actions.repo.js';
 
 /**
  * docs/agents.md "Human approval": an action not decided yet reads `pending_confirmation`, the word of the 202 the agent
- * got (SPEC.md's pending action); the stored status stays `pending`.
+ * got (the API's pending action); the stored status stays `pending`.
  */
 export const PENDING_ACTION_STATUSES = ['pending_confirmation', 'approved', 'rejected', 'executed'] as const;
 type PendingActionWireStatus = (typeof PENDING_ACTION_STATUSES)[number];
 const wireStatus = (status: PendingActionStatus): PendingActionWireStatus => (status === 'pending' ? 'pending_confirmation' : status);
 
-/** DECISIONS.md "Agents": the 202 an agent gets when its call waits for the delegating user's approval. */
+/** docs/decisions.md "Agents": the 202 an agent gets when its call waits for the delegating user's approval. */
 export const PendingActionBody = Type.Object({
   status: Type.Literal('pending_confirmation'),
   message: Type.String(),
@@ -47,7 +47,7 @@ export type PendingActionListInput = Static<typeof PendingActionListQuery>;
 
 export const PendingActionParams = Type.Object({ id: Type.String() });
 
-/** SDK-COMPAT.md rule 7: confirm/ and deny/ name the action by its confirmation token. */
+/** docs/migrating-from-tenxyte.md: confirm/ and deny/ name the action by its confirmation token. */
 export const ConfirmationTokenBody = Body({ token: Type.String({ minLength: 1, maxLength: 200 }) });
 export type ConfirmationTokenInput = Static<typeof ConfirmationTokenBody>;
 

@@ -91,7 +91,7 @@ const DECISIONS = {
 } as const;
 
 /**
- * DECISIONS.md "Agents", human approval. An agent call that needs approval is recorded as a pending action and
+ * docs/decisions.md "Agents", human approval. An agent call that needs approval is recorded as a pending action and
  * answered 202 with a confirmation token; the delegating user approves or rejects it; the agent repeats the very
  * same request with `X-Action-Confirmation` and an approved action runs once.
  *

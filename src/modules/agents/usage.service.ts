@@ -10,7 +10,7 @@ import * as repo from './usage.repo.js';
 type Deps = { db: Db; clock: Clock; agentAuth: AgentAuthService };
 
 /**
- * DECISIONS.md "Agents": an agent's own bookkeeping — `heartbeat/` and `report-usage/`, with the `AgentBearer` of the
+ * docs/decisions.md "Agents": an agent's own bookkeeping — `heartbeat/` and `report-usage/`, with the `AgentBearer` of the
  * token named in the path — and the agent-heartbeats job that applies the dead man's switch and expiry to idle tokens.
  */
 export function createUsageService({ db, clock, agentAuth }: Deps) {

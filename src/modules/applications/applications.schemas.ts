@@ -71,7 +71,7 @@ export type ApplicationBody = Static<typeof ApplicationResponse>;
 
 /**
  * Create and regenerate: the only two answers that carry the secret. `id`, `client_id` and `client_secret` repeat the
- * application id and the credentials at the top level, where the Tenxyte SDK reads them (SDK-COMPAT.md rule 9). A
+ * application id and the credentials at the top level, where the Tenxyte SDK reads them (docs/migrating-from-tenxyte.md). A
  * public application has no secret: `access_secret` and `client_secret` are null.
  */
 export const ApplicationCredentialsResponse = Type.Object({

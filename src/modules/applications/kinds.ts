@@ -1,7 +1,7 @@
 import type { ApplicationKind } from '../../db/database.js';
 
 /**
- * The two kinds of application (DECISIONS.md "Applications"). A confidential one runs where it can keep a secret and
+ * The two kinds of application (docs/decisions.md "Public applications"). A confidential one runs where it can keep a secret and
  * sends key and secret on every request. A public one runs in a browser: it has no secret, so its key only names the
  * calling code, and the browser's `Origin` (which page script cannot forge) must be one of its `allowed_origins`.
  * It authenticates nothing: what a request may do still comes from the user's token alone.

@@ -41,7 +41,7 @@ const RefreshTokenField = Type.String({ maxLength: 512 });
 export const RefreshBody = Body({ refresh_token: Type.Optional(RefreshTokenField) });
 export const LogoutBody = Body({ refresh_token: Type.Optional(RefreshTokenField) });
 
-/** SPEC.md "Token response". `refresh_token` is absent in refresh-cookie mode. */
+/** The API's "Token response". `refresh_token` is absent in refresh-cookie mode. */
 export const TokenResponse = Type.Object({
   access_token: Type.String(),
   refresh_token: Type.Optional(Type.String()),
@@ -88,7 +88,7 @@ export const RefreshResponse = Type.Object({
 
 /**
  * A refresh answer as sent (after cookie mode has taken the refresh token out) with the names the Tenxyte SDK reads
- * beside SPEC.md's (SDK-COMPAT.md rule 1): `access`, and `refresh` only where `refresh_token` is in the body.
+ * beside the API's (docs/migrating-from-tenxyte.md): `access`, and `refresh` only where `refresh_token` is in the body.
  */
 export const withSdkTokenNames = <T extends { access_token: string; refresh_token?: string }>(body: T) =>
   ({ ...body, access: body.access_token, ...(body.refresh_token ? { refresh: body.refresh_token } : {}) });

@@ -14,7 +14,7 @@ export type LockTarget = { userId: number; lockedUntil: Date | null } | { identi
 const MAX_LOCK_SECONDS = 24 * 3600;
 
 /**
- * How a 423 says when to come back: `retry_after` in seconds (DECISIONS.md), or — where SPEC.md asks for it,
+ * How a 423 says when to come back: `retry_after` in seconds (docs/decisions.md), or — where the API asks for it,
  * as on login/otp/verify/ — the time the lock ends, as an ISO 8601 timestamp.
  */
 export interface LockErrorOptions {
@@ -22,7 +22,7 @@ export interface LockErrorOptions {
 }
 
 /**
- * Progressive lockout (DECISIONS.md "Login protection"): every failed password or second-factor check counts;
+ * Progressive lockout (docs/decisions.md "Sign-in"): every failed password or second-factor check counts;
  * at the threshold the account locks for the preset duration, doubling on each repeat up to 24 h. Unknown
  * identifiers are counted the same way, so a 423 says nothing about whether the account exists.
  */

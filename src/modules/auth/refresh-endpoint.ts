@@ -6,7 +6,7 @@ import type { SessionService } from '../sessions/sessions.service.js';
 import { RefreshBody, RefreshResponse, withSdkTokenNames } from './auth.schemas.js';
 
 /**
- * What both refresh paths declare — `<prefix>refresh/` and the root alias `/auth/refresh/` (SDK-COMPAT.md rule 1).
+ * What both refresh paths declare — `<prefix>refresh/` and the root alias `/auth/refresh/` (docs/migrating-from-tenxyte.md).
  * Both name the `refresh` limit, whose counter is one per client across the two: the alias doubles no one's allowance.
  */
 export const refreshRouteOptions = (guards: Guards) => ({
@@ -14,7 +14,7 @@ export const refreshRouteOptions = (guards: Guards) => ({
   onRequest: [guards.rateLimit('refresh', [{ max: 30, per: 'minute' }])],
 });
 
-/** Redeems `raw` for the request's application: SPEC.md's answer with the SDK's `access` and `refresh` beside it. */
+/** Redeems `raw` for the request's application: the API's answer with the SDK's `access` and `refresh` beside it. */
 export async function refreshAnswer(sessions: SessionService, cookie: RefreshCookie, req: FastifyRequest, reply: FastifyReply,
   raw: string) {
   const { token_scope: scope, ...tokens } = await sessions.refresh(raw, metaOf(req));

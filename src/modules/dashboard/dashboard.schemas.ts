@@ -2,7 +2,7 @@ import { Type, type Static } from 'typebox';
 
 const Count = Type.Integer({ minimum: 0 });
 
-/** SPEC.md "Dashboard" GET dashboard/organizations/ while organizations are on. */
+/** The API's "Dashboard" GET dashboard/organizations/ while organizations are on. */
 const OrganizationFigures = Type.Object({
   enabled: Type.Literal(true),
   total_organizations: Count,

@@ -2,7 +2,7 @@ import { Type, type Static } from 'typebox';
 import type { DeletionStatus } from '../../db/database.js';
 import { Count, Percent } from './stats.schemas.js';
 
-/** Every status of a deletion request (DECISIONS.md "Account deletion and export"), each always present in `by_status`. */
+/** Every status of a deletion request (docs/decisions.md "Account deletion"), each always present in `by_status`. */
 export const DELETION_STATUSES = ['pending', 'confirmation_sent', 'confirmed', 'completed', 'cancelled'] as const satisfies readonly DeletionStatus[];
 
 const SECOND_STEP = 'Attempts answered 2FA_REQUIRED or ADMIN_2FA_SETUP_REQUIRED: neither succeeded nor failed';
@@ -15,7 +15,7 @@ const LoginTotals = Type.Object({
   success_rate: Type.Number({ minimum: 0, maximum: 100, description: 'success_count per 100 of success_count + failed_count, to two decimals' }),
 });
 
-/** SPEC.md "Dashboard" GET dashboard/auth/ (docs/dashboard.md says what each figure counts). */
+/** The API's "Dashboard" GET dashboard/auth/ (docs/dashboard.md says what each figure counts). */
 export const AuthFiguresResponse = Type.Object({
   login_stats: Type.Object({ today: LoginTotals, this_week: LoginTotals, this_month: LoginTotals },
     { description: 'Sign-in attempts since midnight UTC, since Monday, since the first of the month' }),
@@ -38,7 +38,7 @@ export const AuthFiguresResponse = Type.Object({
 });
 export type AuthFigures = Static<typeof AuthFiguresResponse>;
 
-/** SPEC.md "Dashboard" GET dashboard/security/. */
+/** The API's "Dashboard" GET dashboard/security/. */
 export const SecurityFiguresResponse = Type.Object({
   audit_summary_24h: Type.Object({
     total: Count,
@@ -61,7 +61,7 @@ export const SecurityFiguresResponse = Type.Object({
 });
 export type SecurityFigures = Static<typeof SecurityFiguresResponse>;
 
-/** SPEC.md "Dashboard" GET dashboard/gdpr/. */
+/** The API's "Dashboard" GET dashboard/gdpr/. */
 export const GdprFiguresResponse = Type.Object({
   deletion_requests: Type.Object({
     total: Count,

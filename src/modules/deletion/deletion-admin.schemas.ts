@@ -48,6 +48,6 @@ export const ProcessExpiredResponse = Type.Object({
   })),
 });
 
-/** The resource of SPEC.md "Deletion request" from the columns an administrator's query reads. */
+/** The resource of the API's "Deletion request" from the columns an administrator's query reads. */
 export const toAdminDeletionRequest = (row: AdminDeletionRequestRow, now: Date) =>
   toDeletionRequest(row as DeletionRequestRow, now);

@@ -15,7 +15,7 @@ export const ExportBody = Body({
 });
 export type ExportInput = Static<typeof ExportBody>;
 
-/** The profile as stored: SPEC.md "User" and "Profile" fields, with the account flags (never a password hash or secret). */
+/** The profile as stored: the API's "User" and "Profile" fields, with the account flags (never a password hash or secret). */
 const UserInfo = Type.Object({
   id: Type.Integer(),
   ...PersonFields,
@@ -139,7 +139,7 @@ const ExportMetadata = Type.Object({
   record_limits: Type.Object({ audit_logs: RecordLimit, login_attempts: RecordLimit }),
 });
 
-/** SPEC.md "Account deletion and export" (POST export-user-data/) and DECISIONS.md's added lists. */
+/** The API's "Account deletion and export" (POST export-user-data/) and docs/decisions.md's added lists. */
 export const ExportResponse = Type.Object({
   user_info: UserInfo,
   roles: Type.Array(Role),

@@ -46,7 +46,7 @@ export type OrganizationListInput = Static<typeof OrganizationListQuery>;
 
 export const OrganizationRef = Type.Object({ id: Type.Integer(), name: Type.String(), slug: Type.String() });
 
-/** SPEC.md "Organization". */
+/** The API's "Organization". */
 export const OrganizationResponse = Type.Object({
   id: Type.Integer(),
   name: Type.String(),
@@ -77,7 +77,7 @@ export const OrganizationSummary = Type.Object({
 });
 
 /**
- * SPEC.md "Tree node", nested. The tree is at most 5 levels below its root, so the schema spells the levels out
+ * The API's "Tree node", nested. The tree is at most 5 levels below its root, so the schema spells the levels out
  * rather than referring to itself (the serializer's allow-list then needs no reference resolution).
  */
 const treeNode = (levelsBelow: number): TSchema => Type.Object({
@@ -91,7 +91,7 @@ const treeNode = (levelsBelow: number): TSchema => Type.Object({
 });
 export const TreeNodeResponse = treeNode(MAX_DEPTH);
 
-/** SPEC.md "Organization role". */
+/** The API's "Organization role". */
 export const OrgRoleResponse = Type.Object({
   code: Type.String(),
   name: Type.String(),

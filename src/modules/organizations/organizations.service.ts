@@ -21,7 +21,7 @@ type Deps = { db: Db; clock: Clock; config: Config; audit: AuditService };
 /** `metadata` is free-form, within reason. */
 const MAX_METADATA_BYTES = 16 * 1024;
 
-/** SPEC.md "Organizations": create, list, detail, update, delete, tree, and the system roles. */
+/** The API's "Organizations": create, list, detail, update, delete, tree, and the system roles. */
 export function createOrganizationService({ db, clock, config, audit }: Deps) {
   const inheritance = config.ORG_ROLE_INHERITANCE;
 
@@ -57,7 +57,7 @@ export function createOrganizationService({ db, clock, config, audit }: Deps) {
     return org ? resolve(org.slug, userId, trx) : undefined;
   }
 
-  /** The full Organization of SPEC.md, as the caller sees it. */
+  /** The full Organization of the API, as the caller sees it. */
   async function present(trx: Executor, context: OrgContext) {
     const { organization } = context;
     const { member_count: memberCount, parent, children } = context.detail
@@ -245,7 +245,7 @@ export function createOrganizationService({ db, clock, config, audit }: Deps) {
   return { resolver, resolve, create, list, detail, update, remove, tree, roles };
 }
 
-/** SPEC.md: organization-create validation answers a bare field map. */
+/** docs/api.md: organization-create validation answers a bare field map. */
 const bare = (errors: FieldErrors) => new AppError('VALIDATION_ERROR', { details: errors, bare: true });
 
 export type OrganizationService = ReturnType<typeof createOrganizationService>;

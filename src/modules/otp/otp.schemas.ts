@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { Body } from '../../http/schema.js';
 
-/** The Tenxyte SDK's spelling of `otp_type` (SDK-COMPAT.md rule 3), and what each value means in SPEC.md's terms. */
+/** The Tenxyte SDK's spelling of `otp_type` (docs/migrating-from-tenxyte.md), and what each value means in the API's terms. */
 export const SDK_OTP_TYPES = { email_verification: 'email', phone_verification: 'phone' } as const;
 
 /** `otp_type` or its alias `type` is required (checked by the route, since either may be the one sent). */
@@ -15,7 +15,7 @@ export const OtpRequestBody = Body({
 });
 export type OtpRequestInput = Static<typeof OtpRequestBody>;
 
-/** SPEC.md "Limits": verification code fields take at most 6 characters. */
+/** The API's limits: verification code fields take at most 6 characters. */
 export const OtpVerifyBody = Body({ code: Type.String({ minLength: 1, maxLength: 6 }) });
 export type OtpVerifyInput = Static<typeof OtpVerifyBody>;
 

@@ -14,7 +14,7 @@ export type OtpLoginRequestInput = Static<typeof OtpLoginRequestBody>;
 
 export const OtpLoginRequestResponse = Type.Object({ ...CodeSent, channel: Type.Literal('sms') });
 
-/** SPEC.md "Limits": the login code is 6 digits. */
+/** The API's limits: the login code is 6 digits. */
 export const OtpLoginVerifyBody = Body({
   phone_country_code: CountryCode,
   phone_number: PhoneNumber,
@@ -24,20 +24,20 @@ export const OtpLoginVerifyBody = Body({
 });
 export type OtpLoginVerifyInput = Static<typeof OtpLoginVerifyBody>;
 
-/** SPEC.md "Token response"; the passwordless login's user also says whether the account has a password. */
+/** The API's "Token response"; the passwordless login's user also says whether the account has a password. */
 export const OtpLoginResponse = Type.Object({
   ...TokenResponse.properties,
   user: Type.Object({ ...UserResponse.properties, has_usable_password: Type.Boolean() }),
 });
 
-/** `validation_url` is optional here so that its absence answers SPEC.md's 400 VALIDATION_URL_REQUIRED. */
+/** `validation_url` is optional here so that its absence answers the API's 400 VALIDATION_URL_REQUIRED. */
 export const MagicLinkRequestBody = Body({
   email: StoredText({ maxLength: 254 }),
   validation_url: Type.Optional(StoredText({ maxLength: 2048 })),
 });
 export type MagicLinkRequestInput = Static<typeof MagicLinkRequestBody>;
 
-/** `token` is optional here so that its absence answers SPEC.md's 400 TOKEN_REQUIRED. */
+/** `token` is optional here so that its absence answers the API's 400 TOKEN_REQUIRED. */
 export const MagicLinkVerifyQuery = Type.Object({
   token: Type.Optional(Type.String({ maxLength: 512 })),
   totp_code: Type.Optional(TotpCode),

@@ -19,14 +19,14 @@ export type OrganizationContext = Static<typeof OrganizationContext>;
 export const NO_ORGANIZATION: OrganizationContext = { current_org: null, roles: [], permissions: [] };
 
 /**
- * DECISIONS.md "Organizations": `roles` is the effective role alone (the `user_role` of the organization's detail).
+ * docs/decisions.md "Organizations": `roles` is the effective role alone (the `user_role` of the organization's detail).
  * Any other role held there or above is lighter, and `permissions` (the union of all of them) already covers it.
  */
 export function toOrganizationContext({ organization: { id, name, slug }, role, permissions }: OrgContext): OrganizationContext {
   return { current_org: { id, name, slug }, roles: role ? [role.code] : [], permissions: [...permissions].sort() };
 }
 
-/** SPEC.md "Profile" (GET me/); the id is an integer here. */
+/** The API's "Profile" (GET me/); the id is an integer here. */
 export const ProfileResponse = Type.Object({
   id: Type.Integer(),
   ...PersonFields,

@@ -38,13 +38,13 @@ export type UpdatePermissionInput = Static<typeof UpdatePermissionBody>;
 
 const Ref = Type.Object({ id: Type.String(), code: Type.String() });
 
-/** SPEC.md "Permission" as listed (and inside a role). */
+/** The API's "Permission" as listed (and inside a role). */
 export const PermissionSummary = Type.Object({
   id: Type.String(), code: Type.String(), name: Type.String(), description: Type.String(),
 });
 export type PermissionSummaryBody = Static<typeof PermissionSummary>;
 
-/** SPEC.md "Permission". */
+/** The API's "Permission". */
 export const PermissionResponse = Type.Object({
   id: Type.String(),
   code: Type.String(),

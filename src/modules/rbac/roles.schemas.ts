@@ -35,10 +35,10 @@ export type UpdateRoleInput = Static<typeof UpdateRoleBody>;
 export const RolePermissionsBody = Body({ permission_codes: PermissionCodes });
 export type RolePermissionsInput = Static<typeof RolePermissionsBody>;
 
-/** SPEC.md "Role" as listed. */
+/** The API's "Role" as listed. */
 export const RoleSummary = Type.Object({ id: Type.String(), code: Type.String(), name: Type.String(), is_default: Type.Boolean() });
 
-/** SPEC.md "Role". */
+/** The API's "Role". */
 export const RoleResponse = Type.Object({
   id: Type.String(),
   code: Type.String(),

@@ -3,7 +3,7 @@ import { Body, Nullable } from '../../http/schema.js';
 import { PermissionCodes, PermissionSummary } from './permissions.schemas.js';
 import { RoleSummary } from './roles.schemas.js';
 
-/** `users/<id>/...` paths: the user id is an integer on the wire (DECISIONS.md "Identifiers"). */
+/** `users/<id>/...` paths: the user id is an integer on the wire (docs/decisions.md "Platform"). */
 export const UserRolesResponse = Type.Object({ user_id: Type.Integer(), roles: Type.Array(RoleSummary) });
 
 export const AssignRoleBody = Body({ role_code: Type.String({ minLength: 1, maxLength: 100 }) });

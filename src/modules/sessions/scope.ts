@@ -12,10 +12,10 @@ export interface ScopeSubject {
 }
 
 /**
- * SPEC.md "Token scope", for logins and refreshes alike: an administrator (is_staff or is_superuser) without 2FA
+ * docs/api.md "Token scopes", for logins and refreshes alike: an administrator (is_staff or is_superuser) without 2FA
  * gets `2fa_setup_only`, which takes precedence over `password_change_only`; once 2FA is on, the flag to change
  * the password is enforced. A session opened with a passkey that verified the user proved two factors
- * (DECISIONS.md "Passkeys"): the gate counts it, at the login and at every refresh.
+ * (docs/decisions.md "Passkeys"): the gate counts it, at the login and at every refresh.
  */
 export function tokenScopeFor(u: ScopeSubject, config: Pick<Config, 'FORCE_PASSWORD_CHANGE_ON_FIRST_LOGIN_ENABLED'>): TokenScope {
   if ((u.is_staff || u.is_superuser) && !u.is_2fa_enabled && u.second_factor !== 'passkey') return '2fa_setup_only';

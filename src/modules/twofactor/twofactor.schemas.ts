@@ -6,7 +6,7 @@ import { ReauthProofFields } from '../auth/reauth.schemas.js';
 const Code = Type.String({ maxLength: 32 });
 
 /**
- * `code`, or its alias `totp_code` (DECISIONS.md; the Tenxyte SDK sends the alias); a missing code answers 400
+ * `code`, or its alias `totp_code` (docs/decisions.md; the Tenxyte SDK sends the alias); a missing code answers 400
  * CODE_REQUIRED, not a validation error; both sent and different is a validation error on `totp_code`.
  */
 export const CodeBody = Body({ code: Type.Optional(Code), totp_code: Type.Optional(Code) });

@@ -29,7 +29,7 @@ export const PersonFields = {
   last_name: Type.String(),
 };
 
-/** SPEC.md "User" as returned by registration and login responses (the id is a string there). */
+/** The API's "User" as returned by registration and login responses (the id is a string there). */
 export const UserResponse = Type.Object({
   id: Type.String(),
   ...PersonFields,
@@ -48,7 +48,7 @@ export const UserResponse = Type.Object({
 export type UserResponseBody = Static<typeof UserResponse>;
 
 /**
- * `has_usable_password` is part of the user only where SPEC.md names it (the passwordless OTP login response);
+ * `has_usable_password` is part of the user only where the API names it (the passwordless OTP login response);
  * pass `withPasswordState` there.
  */
 export function toUserResponse(u: PublicUser, grants: Grants, opts: { withPasswordState?: boolean } = {}): UserResponseBody {
