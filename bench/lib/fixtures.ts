@@ -3,7 +3,7 @@ import { defaultHashConcurrency } from '../../src/security/password-hash.js';
 
 /** Values every part of the benchmark agrees on: the seeded accounts and the password-hash parameters. */
 
-/** DECISIONS.md: argon2id m=19456 KiB, t=2, p=1; the same for Gatehouse, the raw baseline and the peer. */
+/** docs/security.md: argon2id m=19456 KiB, t=2, p=1; the same for Gatehouse, the raw baseline and the peer. */
 export const ARGON2 = { algorithm: 2 as const, memoryCost: 19456, timeCost: 2, parallelism: 1 };
 
 /**

@@ -9,7 +9,7 @@ type TokenAnswer = Answer<'login/email/', 'post'>;
 type Step = 'credentials' | '2fa-setup' | 'password-change';
 
 /**
- * Sign-in, step by step (SPEC.md "Two-factor authentication", "Forced password change flow"): email and password, the
+ * Sign-in, step by step (docs/authentication.md): email and password, the
  * authenticator code, an administrator's 2FA setup, the forced password change. Each step is its own component.
  */
 export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {

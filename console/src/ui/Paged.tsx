@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { api, type CallOptions } from '../api';
 import { ErrorMessage } from '../ErrorMessage';
 
-/** A paged answer (SPEC.md "Pagination"). */
+/** A paged answer (docs/api.md "Paging"). */
 export interface Page<T> {
   count: number;
   next: string | null;

@@ -17,7 +17,7 @@ export const joinLines = (entries: readonly string[]): string => entries.join('\
 export type FieldErrors = Record<string, string[]>;
 
 /**
- * The field errors of a 400 answer: SPEC.md's `{code: VALIDATION_ERROR, details: {field: [...]}}`, or the bare field
+ * The field errors of a 400 answer: the API's `{code: VALIDATION_ERROR, details: {field: [...]}}`, or the bare field
  * map some routes answer (organization create). Anything else has none.
  */
 export function fieldErrorsOf(body: unknown): FieldErrors {

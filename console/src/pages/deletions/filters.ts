@@ -2,7 +2,7 @@ import type { DeletionStatus } from './types';
 
 /** The Deletion requests page's pure parts: its filters as the list's query, and the phrase that processes a request. */
 
-/** DECISIONS.md "Account deletion and export": what the operator types to process a request. */
+/** docs/decisions.md "Account deletion": what the operator types to process a request. */
 export const PROCESS_PHRASE = 'PERMANENTLY DELETE';
 
 export const STATUSES: ReadonlyArray<{ value: DeletionStatus; label: string }> = [

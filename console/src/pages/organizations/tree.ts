@@ -15,7 +15,7 @@ export interface OrgSummary {
   created_at: string;
 }
 
-/** SPEC.md "Tree node". */
+/** A node of the organization tree, as `organizations/tree/` answers it. */
 export interface TreeNode {
   id: number;
   name: string;

@@ -4,7 +4,7 @@
  * touches React or the network: the page feeds answers in and reads rows out.
  */
 
-/** SPEC.md "Permission" as listed. */
+/** A permission as `permissions/` lists it. */
 export interface PermissionSummary {
   id: string;
   code: string;
