@@ -14,7 +14,7 @@ RUN npm ci --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY console ./console
-COPY scripts/build-console.mjs ./scripts/
+COPY scripts/build.mjs scripts/build-console.mjs ./scripts/
 RUN npm run build
 
 # Runtime stage: production dependencies only, the compiled code and the launcher; nothing of it writable by the
