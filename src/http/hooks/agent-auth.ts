@@ -46,24 +46,26 @@ export function registerAgentAuth(app: FastifyInstance, config: Config, agents: 
     if (!agent || !(err instanceof AppError) || err.code !== 'AGENT_PERMISSION_DENIED') return done();
     agents.recordDenied(agent).then(() => done(), () => done());
   });
-  // After every guard: what the guards decided takes effect, and a call that needs approval answers 202 until an
-  // approved confirmation is replayed (the route then runs once).
+  // After every guard: a call that needs approval answers 202 until an approved confirmation is replayed (the route
+  // then runs once).
   app.addHook('preHandler', (req, reply, done) => {
     const agent = req.agent;
+    if (!agent || !agent.approval || (agent.approval.when && !agent.approval.when(req.body))) return done();
+    approvals.gate(actionRequestOf(req, agent)).then((outcome: GateOutcome) => {
+      // Answered here: the handler does not run (a callback hook that replies does not call done).
+      if (outcome.kind === 'pending') reply.code(202).send(outcome.body);
+      else done();
+    }, done);
+  });
+  // An allowed request ends a run of denials once it is answered without a refusal: one its guards let through but
+  // its service refused (counted above) must not reset the count, even when requests run in parallel.
+  app.addHook('onSend', (req, reply, _payload, done) => {
+    const agent = req.agent;
     // The token's own bookkeeping does not end a run of denials.
-    if (!agent || req.routeOptions.config.agentAuthentication === 'usage') return done();
-    const approval = agent.approval && (!agent.approval.when || agent.approval.when(req.body));
-    agents.settle(agent)
-      .then((): Promise<GateOutcome> | GateOutcome => (approval ? approvals.gate(actionRequestOf(req, agent)) : PROCEED))
-      .then((outcome) => {
-        // Answered here: the handler does not run (a callback hook that replies does not call done).
-        if (outcome.kind === 'pending') reply.code(202).send(outcome.body);
-        else done();
-      }, done);
+    if (!agent || reply.statusCode >= 400 || req.routeOptions.config.agentAuthentication === 'usage') return done();
+    agents.settle(agent).then(() => done(), done);
   });
 }
-
-const PROCEED: GateOutcome = { kind: 'proceed' };
 const EMPTY_BODY_SHA256 = sha256Hex('');
 
 /** What an approval is bound to (docs/decisions.md "Agents"): method, path with sorted query, X-Org-Slug and the raw body. */

@@ -98,7 +98,7 @@ export function createAgentAuthService({ db, counters, clock, audit, events }: D
     }
   }
 
-  /** Once every guard has passed (a pre-handler): an allowed request ends a run of denials. */
+  /** Once an allowed request is answered without a refusal (an on-send hook): it ends a run of denials. */
   async function settle(agent: AgentContext): Promise<void> {
     if (agent.decision === 'allow' && agent.failedCount > 0) {
       await repo.resetDenials(db, agent.tokenId);

@@ -109,6 +109,27 @@ describe('an agent acts with its grant, never with its person\'s standing', () =
       assert.equal(suspensions.length, 1, 'suspended once');
       assert.deepEqual(await rolesOf(target.id), ['user']);
     });
+
+    it('does not let a request its guards allowed but its service refused end the run of denials', async () => {
+      const { id, token } = await delegate(t, root, { permissions: ['users.manage', 'users.view'],
+        circuit_breaker: { max_failed_requests: 3 } });
+      for (let i = 0; i < 2; i++) expectError(await agent('POST', `users/${target.id}/roles/`, token, { role_code: 'admin' }), 403, 'AGENT_PERMISSION_DENIED');
+      // The third refusal, made when the token already counts two: its guards passed, so only the answer can settle it.
+      expectError(await agent('POST', `users/${target.id}/roles/`, token, { role_code: 'admin' }), 403, 'AGENT_PERMISSION_DENIED');
+      const row = await t.container.db.selectFrom('agent_tokens').select(['status', 'suspended_reason', 'failed_count'])
+        .where('id', '=', id).executeTakeFirstOrThrow();
+      assert.deepEqual([row.status, row.suspended_reason, row.failed_count], ['SUSPENDED', 'ANOMALY', 3]);
+    });
+
+    it('starts the count again after a request answered without a refusal', async () => {
+      const { id, token } = await delegate(t, root, { permissions: ['users.manage', 'users.view'],
+        circuit_breaker: { max_failed_requests: 3 } });
+      for (let i = 0; i < 2; i++) expectError(await agent('POST', `users/${target.id}/roles/`, token, { role_code: 'admin' }), 403, 'AGENT_PERMISSION_DENIED');
+      expectStatus(await agent('PATCH', `admin/users/${target.id}/`, token, { first_name: 'Tess' }), 200);
+      const row = await t.container.db.selectFrom('agent_tokens').select(['status', 'failed_count'])
+        .where('id', '=', id).executeTakeFirstOrThrow();
+      assert.deepEqual([row.status, row.failed_count], ['ACTIVE', 0]);
+    });
   });
 
   describe('an organization owner\'s agent', () => {
