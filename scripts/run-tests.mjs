@@ -3,7 +3,7 @@
 // It first builds, once per migration set, the migrated PGlite data dir that every test process loads.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { buildConsoleIfChanged, consoleBin } from './build-console.mjs';
@@ -41,11 +41,54 @@ const rank = (f) => {
   const i = SLOW_FIRST.findIndex((prefix) => relative(root, f).startsWith(prefix));
   return i < 0 ? SLOW_FIRST.length : i;
 };
+/**
+ * Files that need a process of their own: they start servers, clusters, browsers or commands in child processes, send
+ * signals, or change what the whole process writes. The others share a few processes (test/helpers/shard.ts), which
+ * saves starting Node, loading the code and opening the embedded database for each file.
+ */
+const OWN_PROCESS = ['test/cluster/', 'test/faults/', 'test/cli/', 'test/browser/', 'test/console/', 'test/docs/'];
+const ownProcess = (f) => OWN_PROCESS.some((prefix) => relative(root, f).startsWith(prefix));
+/** How many processes the shared files are spread over: a few, so both workers stay busy to the end. */
+const SHARDS = Math.max(1, Number(process.env.TEST_SHARDS) || 4);
+const shardDir = join(tmpdir(), `gatehouse-test-shards-${process.pid}`);
+
+/**
+ * The units the test runner starts, heaviest first: the shared files spread evenly (by size) over SHARDS entry files
+ * written to shardDir, then the files that run alone.
+ */
+function plan(all) {
+  const alone = all.filter(ownProcess);
+  const pooled = all.filter((f) => !ownProcess(f));
+  const count = Math.min(SHARDS, pooled.length);
+  if (count < 2 || process.env.TEST_SHARDS === '0') return { units: all.map((f) => relative(root, f)), shards: 0 };
+  const groups = Array.from({ length: count }, () => ({ files: [], weight: 0 }));
+  for (const f of [...pooled].sort((a, b) => statSync(b).size - statSync(a).size)) {
+    const lightest = groups.reduce((min, g) => (g.weight < min.weight ? g : min));
+    lightest.files.push(f);
+    lightest.weight += statSync(f).size;
+  }
+  mkdirSync(shardDir, { recursive: true });
+  const runner = JSON.stringify(join(root, 'test/helpers/shard.ts'));
+  const entries = groups.map((g, i) => {
+    const entry = join(shardDir, `shard-${i + 1}-of-${count}.test.mjs`);
+    writeFileSync(entry, `import { runShard } from ${runner};\nawait runShard(${JSON.stringify(g.files.sort(), null, 1)});\n`);
+    return entry;
+  });
+  return { units: [...entries, ...alone.map((f) => relative(root, f))], shards: count };
+}
+
+/**
+ * What does not depend on the database (the documentation checked against the code, the container files, the console's
+ * pure logic) runs in the PGlite pass only: CI's PostgreSQL pass (TEST_SKIP_PGLITE=1) leaves it out.
+ */
+const DATABASE_INDEPENDENT = ['test/docs/'];
+const secondPass = process.env.TEST_SKIP_PGLITE === '1';
 const files = roots.flatMap((p) => (statSync(p).isDirectory() ? testFiles(p) : [p]))
+  .filter((f) => !secondPass || !DATABASE_INDEPENDENT.some((prefix) => relative(root, f).startsWith(prefix)))
   .map((f) => ({ f, rank: rank(f), size: statSync(f).size }))
   .sort((a, b) => a.rank - b.rank || b.size - a.size || a.f.localeCompare(b.f))
   .map(({ f }) => f);
-const consoleUnits = targets.length === 0 || targets.length > nodeTargets.length;
+const consoleUnits = (targets.length === 0 && !secondPass) || targets.length > nodeTargets.length;
 if (files.length === 0 && !consoleUnits) {
   console.error(`no test files under ${targets.join(' ') || 'src/ and test/'}`);
   process.exit(1);
@@ -53,7 +96,7 @@ if (files.length === 0 && !consoleUnits) {
 
 const hash = createHash('sha256');
 // Named relative to the root: every clone of the same sources shares the prepared database.
-for (const f of walk(join(root, 'src/db')).sort()) {
+for (const f of [...walk(join(root, 'src/db')).sort(), join(root, 'test/helpers/database.ts')]) {
   hash.update(relative(root, f)).update(readFileSync(f));
 }
 const template = join(tmpdir(), `gatehouse-test-pglite-${hash.digest('hex').slice(0, 16)}.tar`);
@@ -82,12 +125,14 @@ if (files.some((f) => relative(root, f).startsWith('test/console/'))) {
 const concurrency = Math.max(1, Math.min(availableParallelism(), Number(process.env.TEST_CONCURRENCY) || availableParallelism()));
 const where = process.env.TEST_DATABASE_URL ? `PostgreSQL${process.env.TEST_REDIS_URL ? ' + Redis' : ''}` : 'PGlite';
 if (files.length > 0) {
-  process.stdout.write(`Running ${files.length} test file(s) on ${where}, ${concurrency} at a time (in parallel processes, `
-    + 'the slowest first)\n');
+  const { units, shards } = plan(files);
+  process.stdout.write(`Running ${files.length} test file(s) on ${where}, ${concurrency} at a time: ${shards} group(s) of files `
+    + `sharing a process, ${units.length - shards} in a process of their own`
+    + `${secondPass ? ` (${DATABASE_INDEPENDENT.join(', ')} and the console's unit tests: in the PGlite pass only)` : ''}\n`);
   const result = spawnSync(process.execPath, [
-    '--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec',
-    ...files.map((f) => relative(root, f)),
+    '--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...units,
   ], { stdio: 'inherit', cwd: root, env: { ...process.env, GATEHOUSE_TEST_PGLITE_TEMPLATE: template, NODE_ENV: 'test' } });
+  rmSync(shardDir, { recursive: true, force: true });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 

@@ -24,7 +24,7 @@ async function schemaStatus(server: RunningServer, app: Credentials): Promise<nu
 
 // Every command here runs in a process of its own, as from another terminal: what is tested is how processes share a
 // data directory (its lock file, a server's pid in it, the socket a second process reaches the server through).
-describe('PGlite data directory lock', () => {
+describe('PGlite data directory lock', { skip: DATABASE_TARGETS.find((d) => d.kind === 'pglite')!.skip }, () => {
   describe('while a server holds the directory', () => {
     let database: ScratchDatabase;
     let server: RunningServer | undefined;

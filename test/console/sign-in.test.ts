@@ -37,6 +37,8 @@ describeInBrowser('signing in to the console in Chromium', () => {
     assert.ok(cookies.some((cookie) => cookie.httpOnly), 'the refresh token is kept in an HttpOnly cookie');
     assert.equal(await page.evaluate('document.cookie'), '', 'no cookie is readable by script');
 
+    // The page has fetched what it shows: a call still to come after signing out would be refused (a 401 of its own).
+    await page.waitForFunction('!document.querySelector(\'[aria-busy="true"]\')');
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('heading', { name: 'Sign in to Gatehouse' }).waitFor();
     await page.reload();

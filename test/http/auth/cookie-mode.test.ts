@@ -4,7 +4,6 @@ import type { LightMyRequestResponse } from 'fastify';
 import { setAllowedOrigins } from '../../factories/applications.js';
 import { parseSetCookie } from '../../factories/sessions.js';
 import { createUser, DEFAULT_PASSWORD, type TestUser } from '../../factories/users.js';
-import { acquireTestDatabase, releaseTestDatabase } from '../../helpers/database.js';
 import { createTestApp, useTestApp, type TestApp } from '../../helpers/test-app.js';
 import { assertError } from './assertions.js';
 
@@ -28,9 +27,6 @@ async function login(t: TestApp, user: TestUser) {
 
 const refreshWithCookie = (t: TestApp, cookie: string, headers: Record<string, string> = JSON_HEADERS, payload = '') =>
   t.api({ method: 'POST', path: 'refresh/', cookies: { refresh_token: cookie }, headers, payload });
-
-before(acquireTestDatabase);
-after(releaseTestDatabase);
 
 describe('refresh-token cookie mode', () => {
   let t: TestApp;

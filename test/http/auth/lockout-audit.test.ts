@@ -3,7 +3,6 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { deviceInfo, signIn } from '../../factories/sessions.js';
 import { createUser, userRow, type TestUser } from '../../factories/users.js';
-import { acquireTestDatabase, releaseTestDatabase } from '../../helpers/database.js';
 import { createTestApp, useTestApp, type TestApp } from '../../helpers/test-app.js';
 import { assertError } from './assertions.js';
 
@@ -23,9 +22,6 @@ function assertLocked(res: LightMyRequestResponse, retryAfter: number) {
   assertError(res, 423, 'ACCOUNT_LOCKED', { retry_after: retryAfter });
   assert.ok(Number.isInteger(res.json().retry_after));
 }
-
-before(acquireTestDatabase);
-after(releaseTestDatabase);
 
 describe('account lockout', () => {
   const ATTEMPTS = 3;

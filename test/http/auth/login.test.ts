@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { createArgon2Hasher } from '../../../src/security/password-hash.js';
 import { assignRole, createPermission, createRole } from '../../factories/rbac.js';
 import { decodeJwt } from '../../factories/sessions.js';
 import { createUser, DEFAULT_PASSWORD, userRow } from '../../factories/users.js';
-import { acquireTestDatabase, releaseTestDatabase } from '../../helpers/database.js';
 import { useTestApp, type TestApp } from '../../helpers/test-app.js';
 import { assertError, assertValidation, TOKEN_RESPONSE_FIELDS, USER_FIELDS } from './assertions.js';
 
@@ -12,9 +11,6 @@ const loginEmail = (t: TestApp, payload: Record<string, unknown>) => t.api({ met
 const loginPhone = (t: TestApp, payload: Record<string, unknown>) => t.api({ method: 'POST', path: 'login/phone/', payload });
 
 const LOGIN_FAILED = { error: 'Invalid credentials', code: 'LOGIN_FAILED' };
-
-before(acquireTestDatabase);
-after(releaseTestDatabase);
 
 describe('password logins', () => {
   const t = useTestApp();

@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { decodeJwt, deviceInfo, signIn } from '../../factories/sessions.js';
 import { createUser } from '../../factories/users.js';
-import { acquireTestDatabase, releaseTestDatabase } from '../../helpers/database.js';
 import { createTestApp, useTestApp, type TestApp } from '../../helpers/test-app.js';
 import { assertError } from './assertions.js';
 
@@ -13,9 +12,6 @@ const logout = (t: TestApp, refreshToken: string | undefined, token?: string) =>
 const logoutAll = (t: TestApp, token?: string) => t.api({ method: 'POST', path: 'logout/all/', token });
 const refresh = (t: TestApp, refreshToken: string) => t.api({ method: 'POST', path: 'refresh/', payload: { refresh_token: refreshToken } });
 const me = (t: TestApp, token: string) => t.api({ method: 'GET', path: 'me/', token });
-
-before(acquireTestDatabase);
-after(releaseTestDatabase);
 
 describe('POST logout/', () => {
   const t = useTestApp();

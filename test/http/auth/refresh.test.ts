@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { createApplication } from '../../factories/applications.js';
 import { decodeJwt, deviceInfo, signIn } from '../../factories/sessions.js';
 import { createUser } from '../../factories/users.js';
-import { acquireTestDatabase, releaseTestDatabase } from '../../helpers/database.js';
 import { createTestApp, useTestApp, type TestApp } from '../../helpers/test-app.js';
 import { assertError, REFRESH_RESPONSE_FIELDS } from './assertions.js';
 
@@ -13,9 +12,6 @@ const refresh = (t: TestApp, refreshToken: string | undefined, headers?: Record<
 
 const MISSING = { error: 'refresh_token is required', code: 'MISSING_REFRESH_TOKEN' };
 const FAILED = { error: 'Refresh token is invalid, expired or revoked', code: 'REFRESH_FAILED' };
-
-before(acquireTestDatabase);
-after(releaseTestDatabase);
 
 describe('POST refresh/ without rotation (development preset)', () => {
   const t = useTestApp({ env: { SVC_AUDIT_LOGGING_ENABLED: 'true' } });

@@ -1,16 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import { createUser, DEFAULT_PASSWORD } from '../../factories/users.js';
-import { acquireTestDatabase, releaseTestDatabase } from '../../helpers/database.js';
 import { useTestApp, type TestApp } from '../../helpers/test-app.js';
 import { clearInbox, lastEmailCode } from '../otp/helpers.js';
 import { expectStatus } from '../../helpers/answers.js';
 import { assertValidation, USER_FIELDS } from './assertions.js';
 
 const register = (t: TestApp, payload: Record<string, unknown>) => t.api({ method: 'POST', path: 'register/', payload });
-
-before(acquireTestDatabase);
-after(releaseTestDatabase);
 
 describe('POST register/', () => {
   const t = useTestApp({ env: { SVC_AUDIT_LOGGING_ENABLED: 'true' } });

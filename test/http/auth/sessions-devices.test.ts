@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { deviceInfo, signIn } from '../../factories/sessions.js';
 import { createUser, type TestUser } from '../../factories/users.js';
-import { acquireTestDatabase, releaseTestDatabase } from '../../helpers/database.js';
 import { createTestApp, useTestApp, type TestApp } from '../../helpers/test-app.js';
 import { assertError } from './assertions.js';
 
@@ -12,9 +11,6 @@ const FIREFOX_ON_WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:127.0) 
 const loginFrom = (t: TestApp, user: TestUser, device: string) =>
   t.api({ method: 'POST', path: 'login/email/', payload: { email: user.email, password: user.password, device_info: device } });
 const refresh = (t: TestApp, refreshToken: string) => t.api({ method: 'POST', path: 'refresh/', payload: { refresh_token: refreshToken } });
-
-before(acquireTestDatabase);
-after(releaseTestDatabase);
 
 describe('devices', () => {
   const t = useTestApp();

@@ -2,13 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { signIn } from '../../factories/sessions.js';
 import { createUser } from '../../factories/users.js';
-import { acquireTestDatabase, releaseTestDatabase } from '../../helpers/database.js';
 import { createTestApp, type TestApp } from '../../helpers/test-app.js';
 import { clearInbox, lastEmailCode } from '../otp/helpers.js';
 import { assertError } from './assertions.js';
-
-before(acquireTestDatabase);
-after(releaseTestDatabase);
 
 // see: issue 12 — users test their own clients' refresh and expiry logic against lifetimes of a few seconds.
 describe('lifetimes of a few seconds (SVC_JWT_ACCESS_TOKEN_LIFETIME=2, SVC_JWT_REFRESH_TOKEN_LIFETIME=5, SVC_OTP_LIFETIME=8)', () => {

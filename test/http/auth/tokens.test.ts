@@ -1,12 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { decodeJwt, signIn } from '../../factories/sessions.js';
 import { createUser } from '../../factories/users.js';
-import { acquireTestDatabase, releaseTestDatabase } from '../../helpers/database.js';
 import { createTestApp, useTestApp } from '../../helpers/test-app.js';
-
-before(acquireTestDatabase);
-after(releaseTestDatabase);
 
 describe('access token claims', () => {
   const t = useTestApp({ now: new Date('2030-05-06T07:08:09.500Z') });

@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { createUser } from '../../factories/users.js';
-import { acquireTestDatabase, releaseTestDatabase } from '../../helpers/database.js';
 import { createTestApp, type TestApp } from '../../helpers/test-app.js';
 import { assertError } from '../auth/assertions.js';
 import {
@@ -14,8 +13,6 @@ const PHONE = '+33612345678';
 const LOCKOUT_SECONDS = 900;
 
 // The apps of the describes below share one database; holding it here avoids reopening it for each.
-before(acquireTestDatabase);
-after(releaseTestDatabase);
 
 /** 423 ACCOUNT_LOCKED whose `retry_after` is the ISO time the lock ends (login/otp/verify/, docs/decisions.md). */
 function assertLockedUntil(res: LightMyRequestResponse, until: Date) {

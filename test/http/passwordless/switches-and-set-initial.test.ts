@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import { isAppError } from '../../../src/core/errors.js';
 import { createUser, type TestUser } from '../../factories/users.js';
-import { acquireTestDatabase, releaseTestDatabase } from '../../helpers/database.js';
 import { useTestApp } from '../../helpers/test-app.js';
 import { assertError } from '../auth/assertions.js';
 import { clearInbox, loginCodeFor, OTP_LOGIN_ON, otherCode, phoneParts, verifyLoginCode } from './helpers.js';
@@ -10,8 +9,6 @@ import { clearInbox, loginCodeFor, OTP_LOGIN_ON, otherCode, phoneParts, verifyLo
 const PHONE = '+33612345678';
 
 // The apps of the describes below share one database; holding it here avoids reopening it for each.
-before(acquireTestDatabase);
-after(releaseTestDatabase);
 
 describe('passwordless feature switches', () => {
   const t = useTestApp({ reset: false });

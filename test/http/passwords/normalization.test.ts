@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
+import { afterEach, beforeEach, describe, it } from 'node:test';
 import { hash as argon2Hash } from '@node-rs/argon2';
 import { signIn } from '../../factories/sessions.js';
 import { enableTotp } from '../../factories/twofactor.js';
 import { createUser, userRow, type TestUser } from '../../factories/users.js';
-import { acquireTestDatabase, releaseTestDatabase } from '../../helpers/database.js';
 import { useTestApp } from '../../helpers/test-app.js';
 import { assertError } from '../auth/assertions.js';
 import { clearInbox, lastEmailCode } from '../otp/helpers.js';
@@ -13,9 +12,6 @@ import { clearInbox, lastEmailCode } from '../otp/helpers.js';
 const DECOMPOSED = 'cafe\u0301 au lait, sans sucre';
 const COMPOSED = 'caf\u00e9 au lait, sans sucre';
 const PHONE = '+33612345678';
-
-before(acquireTestDatabase);
-after(releaseTestDatabase);
 
 describe('passwords are compared in Unicode NFKC', () => {
   const t = useTestApp({ env: { SVC_PASSWORD_HISTORY: '3' }, reset: false });

@@ -3,7 +3,6 @@ import { after, before, describe, it } from 'node:test';
 import { Type } from 'typebox';
 import type { RoutePlugin } from '../../../src/http/route-plugin.js';
 import { Body } from '../../../src/http/schema.js';
-import { acquireTestDatabase, releaseTestDatabase } from '../../helpers/database.js';
 import { createTestApp, useTestApp, type TestApp } from '../../helpers/test-app.js';
 
 const Ok = Type.Object({ ok: Type.Boolean() });
@@ -19,8 +18,6 @@ const REQUIRED = { error: 'Application credentials are required (X-Access-Key, X
 const INVALID = { error: 'Invalid application credentials', code: 'APP_AUTH_INVALID' };
 
 // The apps of the describes below share one database; holding it here avoids reopening it for each.
-before(acquireTestDatabase);
-after(releaseTestDatabase);
 
 describe('application authentication on', () => {
   const t = useTestApp({ apiRoutes: [testRoutes], reset: false });

@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { Type } from 'typebox';
 import type { Env } from '../../../src/config/load.js';
 import type { RoutePlugin } from '../../../src/http/route-plugin.js';
 import { Body } from '../../../src/http/schema.js';
-import { acquireTestDatabase, releaseTestDatabase } from '../../helpers/database.js';
 import { useTestApp } from '../../helpers/test-app.js';
 
 const testRoutes: RoutePlugin = async (app) => {
@@ -31,8 +30,6 @@ function assertNoSecurityHeaders(res: LightMyRequestResponse) {
 }
 
 // The apps of the describes below share one database; holding it here avoids reopening it for each.
-before(acquireTestDatabase);
-after(releaseTestDatabase);
 
 describe('Cache-Control on API responses', () => {
   const t = useTestApp({ apiRoutes: [testRoutes], reset: false });

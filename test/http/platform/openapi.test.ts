@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { Type } from 'typebox';
 import type { Env } from '../../../src/config/load.js';
 import { PageOf, PageQuery } from '../../../src/core/pagination.js';
 import type { RoutePlugin } from '../../../src/http/route-plugin.js';
 import { Body } from '../../../src/http/schema.js';
-import { acquireTestDatabase, releaseTestDatabase } from '../../helpers/database.js';
 import { useTestApp } from '../../helpers/test-app.js';
 
 const Widget = Type.Object({ id: Type.Integer(), name: Type.String(), color: Type.Union([Type.String(), Type.Null()]) });
@@ -36,8 +35,6 @@ function assertNoRemoteAssets(html: string) {
 }
 
 // The apps of the describes below share one database; holding it here avoids reopening it for each.
-before(acquireTestDatabase);
-after(releaseTestDatabase);
 
 describe('OpenAPI document and viewers', () => {
   const t = useTestApp({ apiRoutes: [testRoutes], reset: false });

@@ -3,7 +3,6 @@ import { after, before, describe, it } from 'node:test';
 import { Type } from 'typebox';
 import type { RoutePlugin } from '../../../src/http/route-plugin.js';
 import { startScheduler } from '../../../src/jobs/scheduler.js';
-import { acquireTestDatabase, releaseTestDatabase } from '../../helpers/database.js';
 import { createTestApp, type TestApp } from '../../helpers/test-app.js';
 
 // Readiness with Redis down, and what /metrics tells about this instance's own operation: Redis errors and the
@@ -13,9 +12,6 @@ const metricLines = async (t: TestApp) => (await t.app.inject({ method: 'GET', u
 const valueOf = (lines: string[], series: string) => Number(lines.find((l) => l.startsWith(`${series} `))?.split(' ')[1] ?? NaN);
 const quietLog = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-before(acquireTestDatabase);
-after(releaseTestDatabase);
 
 describe('with Redis unreachable', () => {
   let t: TestApp;

@@ -8,12 +8,9 @@ import { loadConfig } from '../../../src/config/load.js';
 import { buildContainer } from '../../../src/container.js';
 import type { Database } from '../../../src/db/create-db.js';
 import type { DatabaseSchema } from '../../../src/db/database.js';
-import { acquireTestDatabase, releaseTestDatabase } from '../../helpers/database.js';
 import { testHasher, useTestApp } from '../../helpers/test-app.js';
 
 // The apps of the describes below share one database; holding it here avoids reopening it for each.
-before(acquireTestDatabase);
-after(releaseTestDatabase);
 
 describe('health', () => {
   const t = useTestApp({ reset: false });

@@ -3,7 +3,6 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { Type } from 'typebox';
 import type { RoutePlugin } from '../../../src/http/route-plugin.js';
-import { acquireTestDatabase, releaseTestDatabase } from '../../helpers/database.js';
 import { createTestApp, type TestApp } from '../../helpers/test-app.js';
 
 // docs/deployment.md "Several instances": without Redis, or while it fails, rate limits count in PostgreSQL, so instances
@@ -23,9 +22,6 @@ const statuses = async (apps: TestApp[], ip: string) => {
   for (const t of apps) out.push((await get(t, ip)).statusCode);
   return out;
 };
-
-before(acquireTestDatabase);
-after(releaseTestDatabase);
 
 for (const variant of [
   { name: 'without Redis', redis: null },

@@ -4,7 +4,6 @@ import { after, before, describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { Type } from 'typebox';
 import type { RoutePlugin } from '../../../src/http/route-plugin.js';
-import { acquireTestDatabase, releaseTestDatabase } from '../../helpers/database.js';
 import { createTestApp, useTestApp, type TestApp } from '../../helpers/test-app.js';
 
 const Ok = Type.Object({ ok: Type.Boolean() });
@@ -47,8 +46,6 @@ function assertThrottled(res: LightMyRequestResponse, maxRetryAfter: number) {
 }
 
 // The apps of the describes below share one database; holding it here avoids reopening it for each.
-before(acquireTestDatabase);
-after(releaseTestDatabase);
 
 describe('rate limits outside debug', () => {
   const t = useTestApp({ apiRoutes: [limitedRoutes], env: OUTSIDE_DEBUG, reset: false });

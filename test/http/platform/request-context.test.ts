@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Type } from 'typebox';
 import type { RoutePlugin } from '../../../src/http/route-plugin.js';
-import { acquireTestDatabase, releaseTestDatabase } from '../../helpers/database.js';
 import { createTestApp, useTestApp, type TestApp } from '../../helpers/test-app.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -13,8 +12,6 @@ const whoAmI: RoutePlugin = async (app) => {
 };
 
 // The apps of the describes below share one database; holding it here avoids reopening it for each.
-before(acquireTestDatabase);
-after(releaseTestDatabase);
 
 describe('request id', () => {
   const t = useTestApp({ apiRoutes: [whoAmI], reset: false });
