@@ -38,7 +38,7 @@ export interface TestApp {
   credentials: { access_key: string; access_secret: string; id: number };
   /** `path` is relative to the API prefix (for example `'docs/schema/'`). */
   api(opts: InjectOptions & { path: string; token?: string; appAuth?: boolean }): Promise<LightMyRequestResponse>;
-  /** Empties the database, re-seeds it and re-creates the test application with the same credentials. */
+  /** Empties the database, re-seeds it and re-creates the test application of every open app with the same credentials. */
   reset(): Promise<void>;
   close(): Promise<void>;
 }
@@ -54,6 +54,9 @@ const BASE_ENV: Env = {
   // Nothing leaves loopback: a preset with the breach check on gets a refused connection and the local list.
   SVC_BREACH_CHECK_API_URL: 'http://127.0.0.1:9',
 };
+
+/** How each open app puts its application back after a reset (the process has one database, shared by its apps). */
+const openApps = new Set<() => Promise<void>>();
 
 export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
   const redisUrl = process.env.TEST_REDIS_URL;
@@ -82,11 +85,12 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
       name: 'Test App', access_key: credentials.access_key, secret_hash: sha256Hex(credentials.access_secret),
       redirect_uris: JSON.stringify(['http://localhost:3000/callback']), allowed_origins: JSON.stringify(['http://localhost:3000']),
       created_by: null,
-    }).onConflict((oc) => oc.column('access_key').doNothing()).returning('id').executeTakeFirst();
-    if (row) credentials.id = row.id;
+    }).onConflict((oc) => oc.column('access_key').doUpdateSet({ name: 'Test App' })).returning('id').executeTakeFirstOrThrow();
+    credentials.id = row.id;
     container.services.applications.invalidate();
   };
   await insertApp();
+  openApps.add(insertApp);
   const headers = { 'x-access-key': credentials.access_key, 'x-access-secret': credentials.access_secret };
   const prefix = config.API_PREFIX;
 
@@ -99,9 +103,11 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     }),
     reset: async () => {
       await resetDatabase(database);
-      await insertApp();
+      // Every app open on this database gets its application back, whichever of them asked for the reset.
+      for (const insert of openApps) await insert();
     },
     close: async () => {
+      openApps.delete(insertApp);
       await app.close();
       if (redis) await redis.quit().catch(() => redis.disconnect());
       await releaseTestDatabase();
