@@ -38,7 +38,7 @@ describeInBrowser('signing in to the console in Chromium', () => {
     assert.equal(await page.evaluate('document.cookie'), '', 'no cookie is readable by script');
 
     // The page has fetched what it shows: a call still to come after signing out would be refused (a 401 of its own).
-    await page.waitForFunction('!document.querySelector(\'[aria-busy="true"]\')');
+    await page.locator('[aria-busy="true"]').first().waitFor({ state: 'detached' });
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('heading', { name: 'Sign in to Gatehouse' }).waitFor();
     await page.reload();
