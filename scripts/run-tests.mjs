@@ -37,8 +37,10 @@ const SLOW_FIRST = [
   'test/cluster/', 'test/faults/', 'test/cli/restart-secrets', 'test/cli/lock-file', 'test/browser/', 'test/console/',
   'test/docs/', 'test/cli/', 'test/integration/', 'test/jobs/',
 ];
+/** Whether `f` lies under one of `prefixes` (paths relative to the root). */
+const under = (f, prefixes) => prefixes.some((prefix) => relative(root, f).startsWith(prefix));
 const rank = (f) => {
-  const i = SLOW_FIRST.findIndex((prefix) => relative(root, f).startsWith(prefix));
+  const i = SLOW_FIRST.findIndex((prefix) => under(f, [prefix]));
   return i < 0 ? SLOW_FIRST.length : i;
 };
 /**
@@ -47,7 +49,7 @@ const rank = (f) => {
  * saves starting Node, loading the code and opening the embedded database for each file.
  */
 const OWN_PROCESS = ['test/cluster/', 'test/faults/', 'test/cli/', 'test/browser/', 'test/console/', 'test/docs/'];
-const ownProcess = (f) => OWN_PROCESS.some((prefix) => relative(root, f).startsWith(prefix));
+const ownProcess = (f) => under(f, OWN_PROCESS);
 /** How many processes the shared files are spread over: a few, so both workers stay busy to the end. */
 const SHARDS = Math.max(1, Number(process.env.TEST_SHARDS) || 4);
 const shardDir = join(tmpdir(), `gatehouse-test-shards-${process.pid}`);
@@ -62,10 +64,10 @@ function plan(all) {
   const count = Math.min(SHARDS, pooled.length);
   if (count < 2 || process.env.TEST_SHARDS === '0') return { units: all.map((f) => relative(root, f)), shards: 0 };
   const groups = Array.from({ length: count }, () => ({ files: [], weight: 0 }));
-  for (const f of [...pooled].sort((a, b) => statSync(b).size - statSync(a).size)) {
+  for (const { f, size } of pooled.map((f) => ({ f, size: sizes.get(f) })).sort((a, b) => b.size - a.size)) {
     const lightest = groups.reduce((min, g) => (g.weight < min.weight ? g : min));
     lightest.files.push(f);
-    lightest.weight += statSync(f).size;
+    lightest.weight += size;
   }
   mkdirSync(shardDir, { recursive: true });
   const runner = JSON.stringify(join(root, 'test/helpers/shard.ts'));
@@ -83,9 +85,11 @@ function plan(all) {
  */
 const DATABASE_INDEPENDENT = ['test/docs/'];
 const secondPass = process.env.TEST_SKIP_PGLITE === '1';
-const files = roots.flatMap((p) => (statSync(p).isDirectory() ? testFiles(p) : [p]))
-  .filter((f) => !secondPass || !DATABASE_INDEPENDENT.some((prefix) => relative(root, f).startsWith(prefix)))
-  .map((f) => ({ f, rank: rank(f), size: statSync(f).size }))
+const sizes = new Map(roots.flatMap((p) => (statSync(p).isDirectory() ? testFiles(p) : [p]))
+  .filter((f) => !secondPass || !under(f, DATABASE_INDEPENDENT))
+  .map((f) => [f, statSync(f).size]));
+const files = [...sizes.keys()]
+  .map((f) => ({ f, rank: rank(f), size: sizes.get(f) }))
   .sort((a, b) => a.rank - b.rank || b.size - a.size || a.f.localeCompare(b.f))
   .map(({ f }) => f);
 const consoleUnits = (targets.length === 0 && !secondPass) || targets.length > nodeTargets.length;
@@ -113,7 +117,7 @@ if (files.length > 0 && !process.env.TEST_DATABASE_URL && !existsSync(template))
 }
 
 // The console's tests serve console/dist: built from the sources as they are now.
-if (files.some((f) => relative(root, f).startsWith('test/console/'))) {
+if (files.some((f) => under(f, ['test/console/']))) {
   try {
     buildConsoleIfChanged();
   } catch (err) {

@@ -6,7 +6,7 @@ import { basename, dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { foreignHash, writeImportFile } from './users-import-fixtures.js';
 import { lines, runCliProcess as runCli, startServer, type RunningServer } from '../helpers/cli.js';
-import { createScratchDatabase, DATABASE_TARGETS, type ScratchDatabase } from '../helpers/scratch-db.js';
+import { createScratchDatabase, databaseTarget, type ScratchDatabase } from '../helpers/scratch-db.js';
 
 type Credentials = { id: number; name: string; access_key: string; access_secret: string };
 
@@ -24,7 +24,7 @@ async function schemaStatus(server: RunningServer, app: Credentials): Promise<nu
 
 // Every command here runs in a process of its own, as from another terminal: what is tested is how processes share a
 // data directory (its lock file, a server's pid in it, the socket a second process reaches the server through).
-describe('PGlite data directory lock', { skip: DATABASE_TARGETS.find((d) => d.kind === 'pglite')!.skip }, () => {
+describe('PGlite data directory lock', { skip: databaseTarget('pglite').skip }, () => {
   describe('while a server holds the directory', () => {
     let database: ScratchDatabase;
     let server: RunningServer | undefined;
@@ -145,7 +145,7 @@ describe('PGlite data directory lock', { skip: DATABASE_TARGETS.find((d) => d.ki
   });
 });
 
-const postgres = DATABASE_TARGETS.find((t) => t.kind === 'postgres')!;
+const postgres = databaseTarget('postgres');
 describe('PostgreSQL takes no lock', { skip: postgres.skip }, () => {
   let database: ScratchDatabase;
   let server: RunningServer | undefined;

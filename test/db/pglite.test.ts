@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { MEMORY_DATA_DIR, openPGlite, type Database } from '../../src/db/create-db.js';
-import { DATABASE_TARGETS } from '../helpers/scratch-db.js';
+import { databaseTarget } from '../helpers/scratch-db.js';
 
 /** What the embedded database must read back the way `pg` does, so repos see the same values on both. */
-describe('the embedded database (PGlite) as the repos see it', { skip: DATABASE_TARGETS.find((d) => d.kind === 'pglite')!.skip }, () => {
+describe('the embedded database (PGlite) as the repos see it', { skip: databaseTarget('pglite').skip }, () => {
   let database: Database;
   before(async () => { database = await openPGlite(MEMORY_DATA_DIR); });
   after(async () => { await database.close(); });

@@ -10,16 +10,17 @@ import { seed } from '../../src/db/seed/seed.js';
  * migrated data dir (the test runner builds it once); with TEST_DATABASE_URL each process gets its
  * own fresh PostgreSQL database, dropped when the last user closes it.
  *
- * A process that runs many test files one after the other (GATEHOUSE_TEST_SHARD, set by scripts/run-tests.mjs) keeps
- * its database open when the last user releases it and empties it (a fresh install) for the next one: what a new
+ * A process that runs many test files one after the other (`keepDatabaseOpen()`, test/helpers/shard.ts) keeps its
+ * database open when the last user releases it and empties it (a fresh install) for the next one: what a new
  * database would be, without paying for opening one again. It is closed when the process's tests are over.
  */
 let shared: Promise<Database> | undefined;
 let users = 0;
 let dropDatabase: (() => Promise<void>) | undefined;
-/** Released by its last user in a shard: the next one gets it emptied. */
-let stale = false;
-const keepOpen = process.env.GATEHOUSE_TEST_SHARD === '1';
+let keepOpen = false;
+
+/** The database outlives its last user until `closeTestDatabase()`; the next user gets it as a fresh install. */
+export const keepDatabaseOpen = () => { keepOpen = true; };
 
 export const testDatabaseKind = (): 'postgres' | 'pglite' => (process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite');
 
@@ -55,11 +56,9 @@ export async function prepareFreshInstall(db: Database['db']): Promise<void> {
 }
 
 export async function acquireTestDatabase(): Promise<Database> {
-  users++;
-  if (stale && shared) {
-    stale = false;
-    const kept = shared;
-    shared = kept.then(async (database) => {
+  // Still open with no user: an earlier user's database, kept open (keepDatabaseOpen), made a fresh install again.
+  if (users++ === 0 && shared) {
+    shared = shared.then(async (database) => {
       await resetDatabase(database);
       return database;
     });
@@ -70,20 +69,16 @@ export async function acquireTestDatabase(): Promise<Database> {
 
 export async function releaseTestDatabase(): Promise<void> {
   users--;
-  if (users > 0 || !shared) return;
-  if (keepOpen) {
-    stale = true;
-    return;
-  }
+  if (users > 0 || keepOpen) return;
   await closeTestDatabase();
 }
 
 /** Closes the process's database (and drops it on PostgreSQL), whoever still holds it. */
 export async function closeTestDatabase(): Promise<void> {
-  if (!shared) return;
-  stale = false;
-  const database = await shared;
+  const closing = shared;
+  if (!closing) return;
   shared = undefined;
+  const database = await closing;
   await database.close();
   await dropDatabase?.();
   dropDatabase = undefined;

@@ -19,6 +19,9 @@ export const DATABASE_TARGETS: Array<{ kind: DatabaseKind; skip: string | false 
   { kind: 'postgres', skip: process.env.TEST_DATABASE_URL ? false : 'TEST_DATABASE_URL is not set, so PostgreSQL is not tested' },
 ];
 
+/** The entry of DATABASE_TARGETS for `kind` (whether this run tests that database, and why not). */
+export const databaseTarget = (kind: DatabaseKind) => DATABASE_TARGETS.find((t) => t.kind === kind)!;
+
 export interface ScratchPostgres {
   url: string;
   drop(): Promise<void>;

@@ -1,5 +1,6 @@
 import { after, before } from 'node:test';
 import { pathToFileURL } from 'node:url';
+import { closeTestDatabase, keepDatabaseOpen } from './database.js';
 
 /**
  * Runs several test files in this one process, one after the other (scripts/run-tests.mjs writes an entry that calls
@@ -8,8 +9,7 @@ import { pathToFileURL } from 'node:url';
  * closed (dropped, on PostgreSQL) once every test has run.
  */
 export async function runShard(files: string[]): Promise<void> {
-  process.env.GATEHOUSE_TEST_SHARD = '1';
-  const { closeTestDatabase } = await import('./database.js');
+  keepDatabaseOpen();
   // The first file's tests would start while the next ones load, and the run could end before they are all declared:
   // nothing runs until every file is loaded.
   let loaded!: () => void;
