@@ -127,17 +127,24 @@ export interface UseTestAppOptions extends TestAppOptions {
 /**
  * One app for the enclosing `describe` (or file): created before its first test, reset before each test, closed
  * after the last. Answers a handle that stands for that app once it exists, so tests write `t.api(...)` as usual.
+ * Options that depend on what an earlier `before` hook made (a provider's address, a server's port) are given as a
+ * function, called when the app is created: register that hook before calling `useTestApp`.
  */
-export function useTestApp(opts: UseTestAppOptions = {}): TestApp {
-  const { reset = true, ...appOptions } = opts;
+export function useTestApp(opts: UseTestAppOptions | (() => UseTestAppOptions | Promise<UseTestAppOptions>) = {}): TestApp {
   let current: TestApp | undefined;
-  before(async () => { current = await createTestApp(appOptions); });
-  if (reset) {
-    beforeEach(async () => {
-      await current!.reset();
-      if (appOptions.now) current!.clock.set(appOptions.now);
-    });
-  }
+  let now: Date | undefined;
+  let reset = true;
+  before(async () => {
+    const { reset: wanted = true, ...appOptions } = typeof opts === 'function' ? await opts() : opts;
+    reset = wanted;
+    now = appOptions.now;
+    current = await createTestApp(appOptions);
+  });
+  beforeEach(async () => {
+    if (!reset) return;
+    await current!.reset();
+    if (now) current!.clock.set(now);
+  });
   after(async () => { await current?.close(); });
   return new Proxy({} as TestApp, {
     get(_, key) {
