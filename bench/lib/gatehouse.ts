@@ -41,7 +41,21 @@ export function settings(kind: DatabaseKind, workDir: string, database: string =
     SVC_PASSWORD_HASH_CONCURRENCY: String(HASH_CONCURRENCY),
     SVC_DATABASE_POOL_SIZE: String(POOL_SIZE),
     ...(kind === 'postgres' ? { SVC_DATABASE_URL: databaseUrl(database) } : { SVC_DATA_DIR: join(workDir, 'data') }),
+    ...extraSettings(),
   };
+}
+
+/**
+ * `BENCH_GATEHOUSE_SETTINGS="SVC_METRICS_ENABLED=false SVC_AIRS_ENABLED=false"`: settings added to every Gatehouse the
+ * bench starts, to measure what one feature costs (bench/README.md "Where the time goes").
+ */
+function extraSettings(): Record<string, string> {
+  const given = process.env.BENCH_GATEHOUSE_SETTINGS?.split(/\s+/).filter(Boolean) ?? [];
+  return Object.fromEntries(given.map((pair) => {
+    const at = pair.indexOf('=');
+    if (!/^SVC_[A-Z0-9_]+$/.test(pair.slice(0, at))) throw new Error(`BENCH_GATEHOUSE_SETTINGS: expected SVC_NAME=value, got "${pair}"`);
+    return [pair.slice(0, at), pair.slice(at + 1)];
+  }));
 }
 
 /** The working directory is a scratch directory, so a developer's `.env` does not change what is measured. */

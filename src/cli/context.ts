@@ -64,12 +64,31 @@ export function processIo(): CommandIo {
  */
 export const currentIo = (): CommandIo => commandContext.getStore() ?? processIo();
 
-/** Runs `fn` as a command in `io`; answers its exit status. */
+/** Commands running in a world of their own (a caller's, a test's) right now. */
+let carried = 0;
+
+/**
+ * Runs `fn` as a command in `io`; answers its exit status.
+ *
+ * While a store is in use, Node tracks every promise of the process to carry it (an async hook on each): a server
+ * started in a store would pay that on every request. So this process's own world, which `currentIo()` answers
+ * outside any command, is not carried at all (`serve` and `start` from a shell run outside the store), and the store is
+ * switched off again once no command of another world is running.
+ */
 export async function runWithIo(io: CommandIo, fn: () => Promise<void>, runtime?: Runtime): Promise<number> {
+  if (io.standard && !runtime) {
+    await fn();
+    return Number(process.exitCode ?? 0);
+  }
   const ctx: CommandContext = { ...io, ...(runtime ? { runtime } : {}), exitCode: 0 };
   // Getters (a terminal's width) keep reading the stream.
   Object.defineProperty(ctx, 'columns', { get: () => io.columns });
-  await commandContext.run(ctx, fn);
+  carried++;
+  try {
+    await commandContext.run(ctx, fn);
+  } finally {
+    if (--carried === 0) commandContext.disable();
+  }
   return ctx.exitCode;
 }
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../core/clock.js';
 import type { ChangeBus } from '../../db/change-bus.js';
 import type { ApplicationKind, Db } from '../../db/database.js';
-import { safeEqual } from '../../security/compare.js';
+import { hashMatches, sha256Digest } from '../../security/compare.js';
 import { sha256Hex } from '../../security/random.js';
 import * as repo from './applications.repo.js';
 import { admitsOrigin } from './kinds.js';
@@ -25,8 +25,8 @@ interface AuthEntry {
   app: AppContext | null;
   /** The kind of the application with this key, active or not; null for an unknown key. */
   kind: ApplicationKind | null;
-  /** The secret's hash; a dummy for unknown keys and public applications, so every secret costs the same to check. */
-  secretHash: string;
+  /** The secret's SHA-256; a dummy for unknown keys and public applications, so every secret costs the same to check. */
+  secretDigest: Buffer;
   until: number;
 }
 
@@ -36,7 +36,7 @@ type Deps = { db: Db; clock: Clock; changes: Pick<ChangeBus, 'subscribe'> };
 const AUTH_CACHE_MS = 5_000;
 const ORIGINS_CACHE_MS = 5_000;
 // Compared against when the key is unknown or names a public application, so those cost the same as wrong secrets.
-const DUMMY_SECRET_HASH = sha256Hex(randomBytes(32));
+const DUMMY_SECRET_DIGEST = sha256Digest(sha256Hex(randomBytes(32)));
 
 export const toContext = (row: repo.ApplicationRow): AppContext => ({
   id: row.id, name: row.name, kind: row.kind, redirect_uris: row.redirect_uris, allowed_origins: row.allowed_origins,
@@ -56,7 +56,7 @@ export function createAppCredentialService({ db, clock, changes }: Deps) {
    * time whatever the key names — unknown, public (no secret: a dummy hash) or confidential — so timing tells nothing.
    */
   const checkSecret = (entry: AuthEntry, accessSecret: string): AppContext | null =>
-    (safeEqual(sha256Hex(accessSecret), entry.secretHash) && entry.app?.kind === 'confidential' ? entry.app : null);
+    (hashMatches(accessSecret, entry.secretDigest) && entry.app?.kind === 'confidential' ? entry.app : null);
 
   /**
    * Key only (docs/decisions.md "Public applications"): a public application, from one of its origins. Any other key is answered as
@@ -83,7 +83,7 @@ export function createAppCredentialService({ db, clock, changes }: Deps) {
     const entry: AuthEntry = {
       app: active ? toContext(active) : null,
       kind: row?.kind ?? null,
-      secretHash: active?.secret_hash ?? DUMMY_SECRET_HASH,
+      secretDigest: active?.secret_hash ? sha256Digest(active.secret_hash) : DUMMY_SECRET_DIGEST,
       until: clock.now().getTime() + AUTH_CACHE_MS,
     };
     if (authCache.size > 10_000) authCache.clear();
