@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Decision } from '../../examples/agent-resource-server/gatehouse-client.js';
 import type { ActedFor } from '../../examples/agent-resource-server/server.js';
 import { account, AGENT_ENV, delegate, expectStatus, grantDirect, userApi, type Account } from '../http/agents/helpers.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/test-app.js';
 
 const EXAMPLE = fileURLToPath(new URL('../../examples/agent-resource-server/server.ts', import.meta.url));
 const TSX = import.meta.resolve('tsx');
@@ -38,14 +38,22 @@ async function startExample(env: Record<string, string>): Promise<{ child: Child
 }
 
 describe('an integrator\'s resource server protected by ai/authorize/, end to end over loopback', () => {
-  let t: TestApp;
   let example: { child: ChildProcess; origin: string } | undefined;
   let alice: Account;
   let token: string;
   let narrowToken: string;
 
+  // Registered first, so the example stops before the app closes.
+  after(async () => {
+    if (example && example.child.exitCode === null) {
+      const exited = new Promise((resolve) => example!.child.once('exit', resolve));
+      example.child.kill('SIGTERM');
+      await exited;
+    }
+  });
+  // The tests share what the hook below sets up.
+  const t = useTestApp({ env: { ...AGENT_ENV, SVC_AIRS_CONFIRMATION_REQUIRED: 'reports.edit,reports.delete' }, reset: false });
   before(async () => {
-    t = await createTestApp({ env: { ...AGENT_ENV, SVC_AIRS_CONFIRMATION_REQUIRED: 'reports.edit,reports.delete' } });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const gatehouseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}${t.container.config.API_PREFIX}`;
     // The integrator's permissions, defined through Gatehouse's API by an administrator.
@@ -59,14 +67,6 @@ describe('an integrator\'s resource server protected by ai/authorize/, end to en
     narrowToken = (await delegate(t, alice, { agent_id: 'reader', permissions: ['reports.edit'] })).token;
     example = await startExample({ GATEHOUSE_URL: gatehouseUrl, GATEHOUSE_ACCESS_KEY: t.credentials.access_key,
       GATEHOUSE_ACCESS_SECRET: t.credentials.access_secret });
-  });
-  after(async () => {
-    if (example && example.child.exitCode === null) {
-      const exited = new Promise((resolve) => example!.child.once('exit', resolve));
-      example.child.kill('SIGTERM');
-      await exited;
-    }
-    await t?.close();
   });
 
   /** The agent calling the integrator's API. */

@@ -3,11 +3,10 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import { addSeconds } from '../../src/core/clock.js';
 import { createUser } from '../factories/users.js';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp-sink.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/test-app.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
 
 describe('outbox delivery through a real SMTP server and a real SMS webhook', () => {
-  let t: TestApp;
   let smtp: SmtpSink;
   let webhook: WebhookReceiver;
   let smtpPort: number;
@@ -16,19 +15,17 @@ describe('outbox delivery through a real SMTP server and a real SMS webhook', ()
     smtp = await startSmtpSink();
     smtpPort = smtp.port;
     webhook = await startWebhookReceiver();
-    t = await createTestApp({ env: {
-      SVC_EMAIL_BACKEND: 'smtp', SVC_SMTP_HOST: '127.0.0.1', SVC_SMTP_PORT: String(smtpPort), SVC_EMAIL_FROM: 'auth@gatehouse.test',
-      SVC_SMS_BACKEND: 'webhook', SVC_SMS_WEBHOOK_URL: webhook.url, SVC_OUTBOX_MAX_ATTEMPTS: '3',
-    } });
   });
-  beforeEach(async () => {
-    await t.reset();
+  const t = useTestApp(() => ({ env: {
+    SVC_EMAIL_BACKEND: 'smtp', SVC_SMTP_HOST: '127.0.0.1', SVC_SMTP_PORT: String(smtpPort), SVC_EMAIL_FROM: 'auth@gatehouse.test',
+    SVC_SMS_BACKEND: 'webhook', SVC_SMS_WEBHOOK_URL: webhook.url, SVC_OUTBOX_MAX_ATTEMPTS: '3',
+  } }));
+  beforeEach(() => {
     smtp.messages.length = 0;
     webhook.received.length = 0;
     webhook.status = 200;
   });
   after(async () => {
-    await t.close();
     await smtp.stop();
     await webhook.stop();
   });

@@ -8,15 +8,14 @@ import { sha256Hex } from '../../src/security/random.js';
 import { auditEvents } from '../helpers/audit.js';
 import { lines, runCli } from '../helpers/cli.js';
 import { createScratchDatabase, DATABASE_TARGETS, type ScratchDatabase } from '../helpers/scratch-db.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/test-app.js';
 import { account, agentApi, delegate, expectStatus, userApi } from '../http/agents/helpers.js';
 
 const NOW = new Date('2025-03-01T10:00:00.000Z');
 
 describe('the agent-heartbeats job', () => {
-  let t: TestApp;
-  before(async () => { t = await createTestApp({ now: NOW, env: { SVC_AUDIT_LOGGING_ENABLED: 'true' } }); });
-  after(async () => { await t.close(); });
+  // The test that needs an empty database resets it itself.
+  const t = useTestApp({ now: NOW, env: { SVC_AUDIT_LOGGING_ENABLED: 'true' }, reset: false });
   afterEach(async () => { await t.container.services.agentActivity.flush(); });
 
   const statuses = async () => Object.fromEntries((await t.container.db.selectFrom('agent_tokens')

@@ -4,7 +4,7 @@ import { addSeconds } from '../../src/core/clock.js';
 import { JOBS } from '../../src/jobs/registry.js';
 import { sha256Hex } from '../../src/security/random.js';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp-sink.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/test-app.js';
 
 /** More than two claiming batches (50), so the instances' passes interleave batch by batch. */
 const MESSAGES = 120;
@@ -15,20 +15,17 @@ const TOKENS = 40;
  * do one piece twice. Two instances on one database (and one SMTP server), their passes started together.
  */
 describe('jobs run by two instances at once', () => {
-  let a: TestApp;
-  let b: TestApp;
   let smtp: SmtpSink;
-
-  before(async () => {
-    smtp = await startSmtpSink();
-    const env = { SVC_EMAIL_BACKEND: 'smtp', SVC_SMTP_HOST: '127.0.0.1', SVC_SMTP_PORT: String(smtp.port),
-      SVC_EMAIL_FROM: 'auth@gatehouse.test', SVC_AUDIT_LOGGING_ENABLED: 'true' };
-    [a, b] = await Promise.all([createTestApp({ env }), createTestApp({ env })]);
+  before(async () => { smtp = await startSmtpSink(); });
+  /** Both instances send through the one SMTP server; each test resets the database itself. */
+  const options = () => ({
+    env: { SVC_EMAIL_BACKEND: 'smtp', SVC_SMTP_HOST: '127.0.0.1', SVC_SMTP_PORT: String(smtp.port),
+      SVC_EMAIL_FROM: 'auth@gatehouse.test', SVC_AUDIT_LOGGING_ENABLED: 'true' },
+    reset: false,
   });
-  after(async () => {
-    await Promise.all([a?.close(), b?.close()]);
-    await smtp?.stop();
-  });
+  const a = useTestApp(options);
+  const b = useTestApp(options);
+  after(async () => { await smtp?.stop(); });
 
   /**
    * Runs `job` on both instances at once, `rounds` times in a row on each (an instance's own overlapping calls share one

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import { createApplication } from '../../factories/applications.js';
 import { decodeJwt, signIn } from '../../factories/sessions.js';
 import { createUser, type TestUser } from '../../factories/users.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { useTestApp, type TestApp } from '../../helpers/test-app.js';
 import { account, type Account } from '../../factories/accounts.js';
 import { grantDirect } from '../../factories/rbac.js';
 import { expectStatus, NOT_FOUND, permissionDenied } from '../../helpers/answers.js';
@@ -14,13 +14,9 @@ const at = (offsetSeconds: number) => new Date(NOW.getTime() + offsetSeconds * 1
 
 /** One app for the enclosing suite; before each test: an auditor (audit.view), an operator (security.view) and ann. */
 function adminFixture(env: Record<string, string>) {
-  const f = {} as { t: TestApp; auditor: Account; operator: Account; ann: TestUser };
-  before(async () => { f.t = await createTestApp({ now: NOW, env }); });
-  after(async () => { await f.t.close(); });
+  const f = { t: useTestApp({ now: NOW, env }) } as { t: TestApp; auditor: Account; operator: Account; ann: TestUser };
   beforeEach(async () => {
     const { t } = f;
-    await t.reset();
-    t.clock.set(NOW);
     f.auditor = await account(t, { email: 'auditor@example.com' });
     await grantDirect(t, f.auditor.id, ['audit.view']);
     f.operator = await account(t, { email: 'operator@example.com' });

@@ -1,26 +1,20 @@
 import assert from 'node:assert/strict';
-import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
+import { afterEach, before, beforeEach, describe, it } from 'node:test';
 import type { NewRow } from '../../../src/db/database.js';
 import { createAgentActionWriter } from '../../../src/modules/audit/agent-action-writer.js';
-import { createTestApp, useTestApp, type TestApp } from '../../helpers/test-app.js';
+import { createTestApp, useTestApp } from '../../helpers/test-app.js';
 import { account, agentApi, delegate, expectError, expectStatus, grantDirect, userApi, type Account } from './helpers.js';
 
 const NOW = new Date('2025-03-01T10:00:00.000Z');
 
 // Routine audit events are off here: agent_action rows are the agent's trail and are written all the same.
 describe('agent activity (agent_action audit rows)', () => {
-  let t: TestApp;
+  const t = useTestApp({ now: NOW, env: { SVC_AUDIT_LOGGING_ENABLED: 'false' } });
   let alice: Account;
   let bob: Account;
   let prefix: string;
-  before(async () => {
-    t = await createTestApp({ now: NOW, env: { SVC_AUDIT_LOGGING_ENABLED: 'false' } });
-    prefix = t.container.config.API_PREFIX;
-  });
-  after(async () => { await t.close(); });
+  before(() => { prefix = t.container.config.API_PREFIX; });
   beforeEach(async () => {
-    await t.reset();
-    t.clock.set(NOW);
     alice = await account(t, { email: 'alice@example.com' });
     bob = await account(t, { email: 'bob@example.com' });
     await grantDirect(t, alice.id, ['roles.view', 'users.view']);

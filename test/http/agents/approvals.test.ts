@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import { Type } from 'typebox';
 import type { RoutePlugin } from '../../../src/http/route-plugin.js';
 import { sha256Hex } from '../../../src/security/random.js';
 import { userRow } from '../../factories/users.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { useTestApp } from '../../helpers/test-app.js';
 import { auditEvents } from '../../helpers/audit.js';
 import { account, AGENT_ENV, agentApi, delegate, expectError, expectStatus, grantDirect, userApi, type Account } from './helpers.js';
 
@@ -21,18 +21,11 @@ const probeRoutes: RoutePlugin = async (app, { guards }) => {
 };
 
 describe('human approval of agent actions', () => {
-  let t: TestApp;
+  const t = useTestApp({ now: NOW, apiRoutes: [probeRoutes], env: { ...AGENT_ENV, SVC_AIRS_CONFIRMATION_REQUIRED: 'roles.manage' } });
   let alice: Account;
   let bob: Account;
   let carol: Account;
-  before(async () => {
-    t = await createTestApp({ now: NOW, apiRoutes: [probeRoutes],
-      env: { ...AGENT_ENV, SVC_AIRS_CONFIRMATION_REQUIRED: 'roles.manage' } });
-  });
-  after(async () => { await t.close(); });
   beforeEach(async () => {
-    await t.reset();
-    t.clock.set(NOW);
     probeRuns = 0;
     alice = await account(t, { email: 'alice@example.com' });
     bob = await account(t, { email: 'bob@example.com' });

@@ -1,20 +1,16 @@
 import assert from 'node:assert/strict';
-import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
+import { afterEach, beforeEach, describe, it } from 'node:test';
 import { isPiiKey, redactPii, REDACTED } from '../../../src/http/hooks/agent-redaction.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { useTestApp, type TestApp } from '../../helpers/test-app.js';
 import { account, agentApi, delegate, expectError, expectStatus, grantDirect, userApi, type Account } from './helpers.js';
 
 const NOW = new Date('2025-03-01T10:00:00.000Z');
 
 /** One app per setting; the same people and tokens in both. */
 function fixture(env: Record<string, string>) {
-  const f = {} as { t: TestApp; alice: Account; token: string };
-  before(async () => { f.t = await createTestApp({ now: NOW, env }); });
-  after(async () => { await f.t.close(); });
+  const f = { t: useTestApp({ now: NOW, env }) } as { t: TestApp; alice: Account; token: string };
   beforeEach(async () => {
     const { t } = f;
-    await t.reset();
-    t.clock.set(NOW);
     f.alice = await account(t, { email: 'alice@example.com', phone: '+14155552671', first_name: 'Alice', last_name: 'Liddell' });
     await t.container.db.updateTable('users').set({
       username: 'alice',

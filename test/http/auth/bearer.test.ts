@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { SignJWT } from 'jose';
 import { createApplication } from '../../factories/applications.js';
 import { decodeJwt, signIn } from '../../factories/sessions.js';
 import { createUser } from '../../factories/users.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { useTestApp, type TestApp } from '../../helpers/test-app.js';
 import { assertError } from './assertions.js';
 
 const me = (t: TestApp, headers: Record<string, string>) => t.api({ method: 'GET', path: 'me/', headers });
@@ -18,14 +18,9 @@ async function craft(base: string, secret: string, { alg = 'HS256', claims = {} 
 const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
 
 describe('bearer authentication', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let secret: string;
-  before(async () => {
-    t = await createTestApp();
-    secret = t.container.config.JWT_SECRET_KEY!;
-  });
-  beforeEach(async () => { await t.reset(); });
-  after(async () => { await t.close(); });
+  before(() => { secret = t.container.config.JWT_SECRET_KEY!; });
 
   async function session() {
     const user = await createUser(t);

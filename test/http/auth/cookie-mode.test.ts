@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { setAllowedOrigins } from '../../factories/applications.js';
 import { parseSetCookie } from '../../factories/sessions.js';
 import { createUser, DEFAULT_PASSWORD, type TestUser } from '../../factories/users.js';
-import { createTestApp, useTestApp, type TestApp } from '../../helpers/test-app.js';
+import { useTestApp, type TestApp } from '../../helpers/test-app.js';
 import { assertError } from './assertions.js';
 
 // The root refresh alias (on in the development preset) moves the cookie to Path=/: test/http/compat/root-refresh.test.ts covers it.
@@ -29,14 +29,9 @@ const refreshWithCookie = (t: TestApp, cookie: string, headers: Record<string, s
   t.api({ method: 'POST', path: 'refresh/', cookies: { refresh_token: cookie }, headers, payload });
 
 describe('refresh-token cookie mode', () => {
-  let t: TestApp;
+  const t = useTestApp({ env: COOKIE_MODE });
   let lifetime: number;
-  before(async () => {
-    t = await createTestApp({ env: COOKIE_MODE });
-    lifetime = t.container.config.JWT_REFRESH_TOKEN_LIFETIME;
-  });
-  beforeEach(async () => { await t.reset(); });
-  after(async () => { await t.close(); });
+  before(() => { lifetime = t.container.config.JWT_REFRESH_TOKEN_LIFETIME; });
 
   it('sets the refresh token in an HttpOnly, SameSite=Strict cookie on the API prefix and leaves it out of the JSON', async () => {
     const { res, cookie, body } = await login(t, await createUser(t));

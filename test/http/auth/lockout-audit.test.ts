@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { deviceInfo, signIn } from '../../factories/sessions.js';
 import { createUser, userRow, type TestUser } from '../../factories/users.js';
@@ -26,12 +26,7 @@ function assertLocked(res: LightMyRequestResponse, retryAfter: number) {
 describe('account lockout', () => {
   const ATTEMPTS = 3;
   const DURATION = 600;
-  let t: TestApp;
-  before(async () => {
-    t = await createTestApp({ env: { SVC_MAX_LOGIN_ATTEMPTS: String(ATTEMPTS), SVC_LOCKOUT_DURATION: String(DURATION) } });
-  });
-  beforeEach(async () => { await t.reset(); });
-  after(async () => { await t.close(); });
+  const t = useTestApp({ env: { SVC_MAX_LOGIN_ATTEMPTS: String(ATTEMPTS), SVC_LOCKOUT_DURATION: String(DURATION) } });
 
   it('answers 423 ACCOUNT_LOCKED with an integer retry_after once SVC_MAX_LOGIN_ATTEMPTS checks have failed', async () => {
     const user = await createUser(t);
@@ -187,12 +182,7 @@ describe('account lockout limits', () => {
 });
 
 describe('login attempts and audit events', () => {
-  let t: TestApp;
-  before(async () => {
-    t = await createTestApp({ env: { SVC_AUDIT_LOGGING_ENABLED: 'true', SVC_MAX_LOGIN_ATTEMPTS: '2' } });
-  });
-  beforeEach(async () => { await t.reset(); });
-  after(async () => { await t.close(); });
+  const t = useTestApp({ env: { SVC_AUDIT_LOGGING_ENABLED: 'true', SVC_MAX_LOGIN_ATTEMPTS: '2' } });
 
   const attempts = () => t.container.db.selectFrom('login_attempts')
     .select(['identifier', 'method', 'user_id', 'ip_address', 'application_id', 'success', 'failure_reason', 'created_at'])

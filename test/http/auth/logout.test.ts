@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import { decodeJwt, deviceInfo, signIn } from '../../factories/sessions.js';
 import { createUser } from '../../factories/users.js';
 import { createTestApp, useTestApp, type TestApp } from '../../helpers/test-app.js';
@@ -133,23 +133,13 @@ describe('POST logout/all/', () => {
 });
 
 describe('logout across instances', () => {
-  let a: TestApp;
-  let b: TestApp;
+  const a = useTestApp();
+  // `a`'s reset empties the database both share: `b` only forgets the applications it cached.
+  const b = useTestApp({ reset: false });
   /** Instance `b` serves the same application as `a`, against the same database. */
   const onB = (opts: Parameters<TestApp['api']>[0]) => b.api({ ...opts, appAuth: false, headers: { ...a.headers, ...(opts.headers as object) } });
 
-  before(async () => {
-    a = await createTestApp();
-    b = await createTestApp();
-  });
-  beforeEach(async () => {
-    await a.reset();
-    b.container.services.applications.invalidate();
-  });
-  after(async () => {
-    await b.close();
-    await a.close();
-  });
+  beforeEach(() => { b.container.services.applications.invalidate(); });
 
   it('honours on one instance a logout made on another', async () => {
     const tokens = await signIn(a, await createUser(a));

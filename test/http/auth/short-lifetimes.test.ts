@@ -1,20 +1,16 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import { signIn } from '../../factories/sessions.js';
 import { createUser } from '../../factories/users.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { useTestApp } from '../../helpers/test-app.js';
 import { clearInbox, lastEmailCode } from '../otp/helpers.js';
 import { assertError } from './assertions.js';
 
 // see: issue 12 — users test their own clients' refresh and expiry logic against lifetimes of a few seconds.
 describe('lifetimes of a few seconds (SVC_JWT_ACCESS_TOKEN_LIFETIME=2, SVC_JWT_REFRESH_TOKEN_LIFETIME=5, SVC_OTP_LIFETIME=8)', () => {
-  let t: TestApp;
-  before(async () => {
-    t = await createTestApp({ env: { SVC_DEBUG: 'false', SVC_SHORTCUT_SECURE_MODE: 'medium', SVC_BREACH_CHECK_ENABLED: 'false',
-      SVC_JWT_ACCESS_TOKEN_LIFETIME: '2', SVC_JWT_REFRESH_TOKEN_LIFETIME: '5', SVC_OTP_LIFETIME: '8' } });
-  });
-  beforeEach(async () => { await t.reset(); clearInbox(t); });
-  after(async () => { await t.close(); });
+  const t = useTestApp({ env: { SVC_DEBUG: 'false', SVC_SHORTCUT_SECURE_MODE: 'medium', SVC_BREACH_CHECK_ENABLED: 'false',
+    SVC_JWT_ACCESS_TOKEN_LIFETIME: '2', SVC_JWT_REFRESH_TOKEN_LIFETIME: '5', SVC_OTP_LIFETIME: '8' } });
+  beforeEach(() => { clearInbox(t); });
 
   it('issues an access token that lives 2 seconds, then answers TOKEN_EXPIRED, and refresh gives a new one', async () => {
     const tokens = await signIn(t, await createUser(t));

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { isAppError } from '../../../src/core/errors.js';
 import { createSignInWrites, type LoginMeta } from '../../../src/modules/auth/sign-in-writes.js';
 import { findUserForLogin } from '../../../src/modules/users/users.repo.js';
 import { deviceInfo } from '../../factories/sessions.js';
 import { createUser } from '../../factories/users.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { useTestApp, type TestApp } from '../../helpers/test-app.js';
 
 /**
  * A sign-in's writes are made one of two ways: the one-statement login (SQL, `login.repo.ts` `signInStatement`, which
@@ -15,16 +15,12 @@ import { createTestApp, type TestApp } from '../../helpers/test-app.js';
  * audit event. A change to either way alone fails here.
  */
 describe('the two ways a sign-in is written', () => {
-  const apps: Record<'revoke' | 'deny', TestApp | undefined> = { revoke: undefined, deny: undefined };
   const env = (action: string) => ({ SVC_AUDIT_LOGGING_ENABLED: 'true', SVC_DEVICE_LIMIT_ACTION: action, SVC_SESSION_LIMIT_ACTION: action });
-  before(async () => {
-    apps.revoke = await createTestApp({ env: env('revoke_oldest') });
-    apps.deny = await createTestApp({ env: env('deny') });
-  });
-  after(async () => {
-    await apps.revoke?.close();
-    await apps.deny?.close();
-  });
+  // Each case resets the one app it uses.
+  const apps: Record<'revoke' | 'deny', TestApp> = {
+    revoke: useTestApp({ env: env('revoke_oldest'), reset: false }),
+    deny: useTestApp({ env: env('deny'), reset: false }),
+  };
 
   type Case = {
     name: string;

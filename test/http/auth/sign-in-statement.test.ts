@@ -12,9 +12,9 @@ import { signInStatement, type SignInArgs } from '../../../src/modules/auth/logi
  * transaction, and that a session committed by a concurrent transaction after its snapshot is never missed.
  */
 describe('the one-statement login', () => {
-  const t = useTestApp({ env: { SVC_AUDIT_LOGGING_ENABLED: 'true' }, reset: false });
+  const t = useTestApp({ env: { SVC_AUDIT_LOGGING_ENABLED: 'true' } });
   let user: TestUser;
-  beforeEach(async () => { await t.reset(); user = await createUser(t, { email: 'ann@example.com' }); });
+  beforeEach(async () => { user = await createUser(t, { email: 'ann@example.com' }); });
 
   let sequence = 0;
   const args = (over: Partial<SignInArgs> = {}): SignInArgs => {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { createUser } from '../../factories/users.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { useTestApp, type TestApp } from '../../helpers/test-app.js';
 import { sdk, SDK_HEADERS } from './sdk-request.js';
 
 const NOW = new Date('2025-03-01T10:00:00.000Z');
@@ -20,20 +20,10 @@ function retryAfterOf(res: LightMyRequestResponse, status: number, code: string)
 
 /** SDK compatibility (docs/migrating-from-tenxyte.md): every 429 and 423 carries `Retry-After` as well as the body's `retry_after`. */
 describe('SDK compatibility: Retry-After on 429 and 423', () => {
-  let locking: TestApp;
-  let limiting: TestApp;
-  before(async () => {
-    locking = await createTestApp({ now: NOW, env: { SVC_OTP_LOGIN_ENABLED: 'true', SVC_MAX_LOGIN_ATTEMPTS: '3',
-      SVC_LOCKOUT_DURATION: String(LOCKOUT_SECONDS) } });
-    // Outside debug mode, where limits are not multiplied by 10.
-    limiting = await createTestApp({ env: { SVC_DEBUG: 'false', SVC_SHORTCUT_SECURE_MODE: 'development',
-      SVC_RATE_LIMITING_ENABLED: 'true' } });
-  });
-  after(async () => { await Promise.all([locking.close(), limiting.close()]); });
-  beforeEach(async () => {
-    await Promise.all([locking.reset(), limiting.reset()]);
-    locking.clock.set(NOW);
-  });
+  const locking = useTestApp({ now: NOW, env: { SVC_OTP_LOGIN_ENABLED: 'true', SVC_MAX_LOGIN_ATTEMPTS: '3',
+    SVC_LOCKOUT_DURATION: String(LOCKOUT_SECONDS) } });
+  // Outside debug mode, where limits are not multiplied by 10.
+  const limiting = useTestApp({ env: { SVC_DEBUG: 'false', SVC_SHORTCUT_SECURE_MODE: 'development', SVC_RATE_LIMITING_ENABLED: 'true' } });
 
   const loginEmail = (t: TestApp, email: string, password: string) => sdk(t, 'POST', 'login/email/', { body: { email, password } });
 

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { createApplication } from '../../factories/applications.js';
 import { decodeJwt, parseSetCookie, signIn } from '../../factories/sessions.js';
 import { createUser } from '../../factories/users.js';
-import { createTestApp, useTestApp, type TestApp } from '../../helpers/test-app.js';
+import { useTestApp, type TestApp } from '../../helpers/test-app.js';
 import { assertError } from '../auth/assertions.js';
 import { expectStatus } from '../../helpers/answers.js';
 
@@ -72,14 +72,9 @@ describe('SDK compatibility: the root refresh alias with a body token', () => {
 
 /** SDK compatibility (docs/migrating-from-tenxyte.md) in cookie mode: no body, the cookie on Path `/`, the token's application's Origin rule. */
 describe('SDK compatibility: the root refresh alias in cookie mode', () => {
-  let t: TestApp;
-  before(async () => {
-    t = await createTestApp({ env: {
-      SVC_ROOT_REFRESH_ALIAS: 'true', SVC_REFRESH_TOKEN_COOKIE_ENABLED: 'true', SVC_REFRESH_TOKEN_ROTATION: 'true',
-    } });
-  });
-  beforeEach(async () => { await t.reset(); });
-  after(async () => { await t.close(); });
+  const t = useTestApp({ env: {
+    SVC_ROOT_REFRESH_ALIAS: 'true', SVC_REFRESH_TOKEN_COOKIE_ENABLED: 'true', SVC_REFRESH_TOKEN_ROTATION: 'true',
+  } });
 
   const login = async () => {
     const user = await createUser(t);

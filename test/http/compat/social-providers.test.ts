@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { startOidcProvider, type TestOidcProvider } from '../../helpers/oidc-provider.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { useTestApp } from '../../helpers/test-app.js';
 import { expectStatus } from '../../helpers/answers.js';
 import { APP_REDIRECT, startProviders } from '../social/helpers.js';
 
@@ -12,20 +12,20 @@ const SDK_DEVICE = 'v=1|os=linux;osv=6.8|device=server|arch=x64|app=sdk;appv=0.1
 
 /** SDK compatibility (docs/migrating-from-tenxyte.md): the providers' own names, and the code sent as `authorization_code`. */
 describe('SDK compatibility: social provider names', () => {
-  let t: TestApp;
   let providers: Awaited<ReturnType<typeof startProviders>>;
   let ms: TestOidcProvider;
   before(async () => {
     providers = await startProviders();
     // A second OpenID provider plays microsoft, which vouches for an address only with `xms_edov`.
     ms = await startOidcProvider({ redirectUris: [APP_REDIRECT], extraClaims: ['xms_edov'] });
+  });
+  const t = useTestApp(() => {
     const setting = { ...JSON.parse(providers.env.SVC_SOCIAL_PROVIDERS),
       microsoft: { client_id: ms.clientId, client_secret: ms.clientSecret, issuer: ms.issuer } };
-    t = await createTestApp({ env: { SVC_SOCIAL_PROVIDERS: JSON.stringify(setting) } });
+    return { env: { SVC_SOCIAL_PROVIDERS: JSON.stringify(setting) } };
   });
-  after(async () => { await t.close(); await providers.close(); await ms.close(); });
-  beforeEach(async () => {
-    await t.reset();
+  after(async () => { await providers.close(); await ms.close(); });
+  beforeEach(() => {
     providers.op.setAccount('alice', { email: 'alice@example.com', email_verified: true });
     ms.setAccount('mia', { email: 'mia@example.com', xms_edov: true });
     providers.gh.setUser('octo', { id: 4242, name: 'Octo Cat', emails: [{ email: 'octo@example.com', primary: true, verified: true }] });

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import { addSeconds } from '../../../src/core/clock.js';
 import { createUser, userRow } from '../../factories/users.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { useTestApp, type TestApp } from '../../helpers/test-app.js';
 import { agentApi, delegate } from '../agents/helpers.js';
 import { account, type Account } from '../../factories/accounts.js';
 import { grantDirect } from '../../factories/rbac.js';
@@ -19,12 +19,8 @@ const NOT_CONFIRMED = { error: 'The deletion request has not been confirmed', co
 
 /** One app for the enclosing suite; before each test, an administrator holding the three gdpr permissions. */
 function fixture(env: Record<string, string> = {}) {
-  const f = {} as { t: TestApp; admin: Account };
-  before(async () => { f.t = await createTestApp({ now: NOW, env }); });
-  after(async () => { await f.t.close(); });
+  const f = { t: useTestApp({ now: NOW, env }) } as { t: TestApp; admin: Account };
   beforeEach(async () => {
-    await f.t.reset();
-    f.t.clock.set(NOW);
     f.t.container.inbox.emails.length = 0;
     f.t.container.inbox.sms.length = 0;
     f.admin = await account(f.t, { email: 'gdpr-admin@example.com' });

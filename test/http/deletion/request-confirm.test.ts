@@ -13,7 +13,6 @@ describe('request-account-deletion/ and confirm-account-deletion/', () => {
   const t = useTestApp({ env: ENV, now: new Date('2026-03-01T10:00:00Z') });
   let ann: Account;
   beforeEach(async () => {
-    t.clock.set(new Date('2026-03-01T10:00:00Z'));
     t.container.inbox.emails.length = 0;
     ann = await account(t);
   });

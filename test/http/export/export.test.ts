@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import { assignRole, createRole } from '../../factories/rbac.js';
 import { decodeJwt, deviceInfo, openSession, signIn } from '../../factories/sessions.js';
 import { enableTotp } from '../../factories/twofactor.js';
 import { createUser, userRow, type TestUser } from '../../factories/users.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { useTestApp, type TestApp } from '../../helpers/test-app.js';
 import { agentApi, delegate, expectError, expectStatus, grantDirect } from '../agents/helpers.js';
 import { assertError, assertValidation } from '../auth/assertions.js';
 import { requestAndConfirm } from '../deletion/helpers.js';
@@ -29,16 +29,12 @@ function keysOf(value: unknown, out: string[] = []): string[] {
 }
 
 describe('POST export-user-data/', () => {
-  let t: TestApp;
-  let ann: TestUser;
   // Audit logging stays off (the development preset's value): the data_exported row must be written all the same.
-  before(async () => { t = await createTestApp({ now: NOW, env: { SVC_ORGANIZATIONS_ENABLED: 'true', SVC_MAX_LOGIN_ATTEMPTS: '3' } }); });
+  const t = useTestApp({ now: NOW, env: { SVC_ORGANIZATIONS_ENABLED: 'true', SVC_MAX_LOGIN_ATTEMPTS: '3' } });
+  let ann: TestUser;
   beforeEach(async () => {
-    await t.reset();
-    t.clock.set(NOW);
     ann = await createUser(t, { email: 'ann@example.com', first_name: 'Ann', last_name: 'Archer' });
   });
-  after(async () => { await t.close(); });
 
   const exportData = (token: string, payload: object = { password: ann.password }) =>
     t.api({ method: 'POST', path: 'export-user-data/', token, payload });
@@ -305,9 +301,8 @@ describe('POST export-user-data/', () => {
 });
 
 describe('POST export-user-data/ rate limit (outside debug)', () => {
-  let t: TestApp;
-  before(async () => { t = await createTestApp({ env: { SVC_DEBUG: 'false', SVC_RATE_LIMITING_ENABLED: 'true' } }); });
-  after(async () => { await t.close(); });
+  // Its one test resets the database itself.
+  const t = useTestApp({ env: { SVC_DEBUG: 'false', SVC_RATE_LIMITING_ENABLED: 'true' }, reset: false });
 
   it('answers 429 RATE_LIMITED with retry_after on the fourth export within an hour', async () => {
     await t.reset();
