@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { describeInBrowser, launchChromium } from '../helpers/browser.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/test-app.js';
 
 const PREFIX = '/api/v1/auth/';
 
@@ -12,21 +12,18 @@ const operationBlock = (page: Page, method: string, path: string) =>
   page.locator(`.opblock.opblock-${method}`, { has: page.locator(`.opblock-summary-path[data-path="${PREFIX}${path}"]`) });
 
 describeInBrowser('interactive API references in Chromium', () => {
-  let t: TestApp;
   let browser: Browser;
   let base: string;
   let page: Page;
   let pageErrors: string[];
 
+  // Registered before the app, so the browser closes first (after hooks run in the order they are registered).
+  after(async () => { await browser?.close(); });
+  const t = useTestApp({ reset: false });
   before(async () => {
-    t = await createTestApp();
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}${PREFIX}`;
     browser = await launchChromium();
-  });
-  after(async () => {
-    await browser?.close();
-    await t?.close();
   });
 
   const open = async (path: string) => {

@@ -10,7 +10,7 @@ import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core'
 import { signIn } from '../factories/sessions.js';
 import { createUser, type TestUser } from '../factories/users.js';
 import { describeInBrowser, launchChromium } from '../helpers/browser.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/test-app.js';
 
 /** The page the browser opens: it imports @simplewebauthn/browser and calls the API with fetch. */
 const PAGE = new URL('./fixtures/passkeys.html', import.meta.url);
@@ -39,7 +39,6 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
 
 /** Passkey registration and sign-in driven in Chromium with a virtual authenticator; the steps run in order on one account. */
 describeInBrowser('passkeys in Chromium', () => {
-  let t: TestApp;
   let server: Server;
   let origin: string;
   let browser: Browser;
@@ -108,7 +107,14 @@ describeInBrowser('passkeys in Chromium', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     // `localhost` is a secure context, which WebAuthn requires.
     origin = `http://localhost:${(server.address() as AddressInfo).port}`;
-    t = await createTestApp({ env: { SVC_WEBAUTHN_ENABLED: 'true', SVC_WEBAUTHN_RP_ID: 'localhost', SVC_WEBAUTHN_ORIGINS: origin } });
+  });
+  // After hooks run in the order they are registered: the browser closes before the app, the server after it.
+  after(async () => { await browser?.close(); });
+  const t = useTestApp(() => ({
+    env: { SVC_WEBAUTHN_ENABLED: 'true', SVC_WEBAUTHN_RP_ID: 'localhost', SVC_WEBAUTHN_ORIGINS: origin }, reset: false,
+  }));
+  after(async () => { if (server) await new Promise<void>((resolve) => server.close(() => resolve())); });
+  before(async () => {
     assert.equal(t.container.config.API_PREFIX, '/api/v1/auth/');
     user = await createUser(t, { email: 'ann@example.com', first_name: 'Ann' });
 
@@ -126,11 +132,6 @@ describeInBrowser('passkeys in Chromium', () => {
     } }));
     assert.equal((await page.goto(`${origin}/`))?.status(), 200);
     await page.locator('body[data-ready="true"]').waitFor();
-  });
-  after(async () => {
-    await browser?.close();
-    await t?.close();
-    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
   });
 
   it('registers a passkey with the browser\'s answer and no challenge_id: 201, stored as a resident credential', async () => {

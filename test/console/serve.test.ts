@@ -1,18 +1,14 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { seed, seedOptionsOf } from '../../src/db/seed/seed.js';
 import { CONSOLE_CSP } from '../../src/modules/console/console.routes.js';
-import { createTestApp, useTestApp, type TestApp } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/test-app.js';
 
 // The console is served from console/dist, which `npm run build` (run by `npm ci`) produces.
 
 describe('the console at /console/ (SVC_CONSOLE_ENABLED on)', () => {
-  let t: TestApp;
-  before(async () => {
-    t = await createTestApp({ env: { SVC_CONSOLE_ENABLED: 'true' } });
-    await seed(t.container.db, seedOptionsOf(t.container.config));
-  });
-  after(async () => { await t.close(); });
+  const t = useTestApp({ env: { SVC_CONSOLE_ENABLED: 'true' }, reset: false });
+  before(async () => { await seed(t.container.db, seedOptionsOf(t.container.config)); });
 
   it('serves the page without application credentials, under a strict policy, revalidated on every load', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/console/' });

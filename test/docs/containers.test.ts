@@ -7,13 +7,13 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseEnv } from 'node:util';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 // `yaml` comes with @fastify/swagger, a production dependency.
 import { parse as parseYaml } from 'yaml';
 import { HELP } from '../../src/cli/usage.js';
 import { ConfigError, loadConfig, type Env } from '../../src/config/load.js';
 import { SETTINGS, type SettingDef, type SettingKey } from '../../src/config/settings.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/test-app.js';
 
 // The Dockerfile and compose.yaml cannot be built or run here (no container runtime or registry): these tests check
 // what can drift from the code — setting names, routes, commands, the settings an instance starts with.
@@ -99,14 +99,12 @@ describe('Dockerfile', () => {
 });
 
 describe('health checks', () => {
-  let t: TestApp;
+  const t = useTestApp({ reset: false });
   let port: number;
   before(async () => {
-    t = await createTestApp();
     await t.app.listen({ host: '127.0.0.1', port: 0 });
     port = (t.app.server.address() as AddressInfo).port;
   });
-  after(async () => { await t.close(); });
 
   /** Runs the image's HEALTHCHECK command with Node against `target`; answers its exit code. */
   const runHealthcheck = (target: number) => new Promise<number>((resolve) => {

@@ -3,25 +3,35 @@ import { after, before, describe, it } from 'node:test';
 import { calculateJwkThumbprint, createLocalJWKSet, generateKeyPair, jwtVerify, SignJWT, type JWK } from 'jose';
 import { decodeJwt } from '../../factories/sessions.js';
 import { acquireTestDatabase, releaseTestDatabase } from '../../helpers/database.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { createTestApp, useTestApp, type TestApp } from '../../helpers/test-app.js';
 import { assertError } from '../auth/assertions.js';
 import { ASYMMETRIC, ENCRYPTION_KEY, fetchJwks, freshToken, keysEnv, kidsOf, me, privateKeyPem } from './helpers.js';
 
 const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'k'];
 
+/** An empty key table, then the key the app creates on a first start. */
+async function emptyKeys(t: TestApp): Promise<void> {
+  await t.reset();
+  await t.container.services.keys.check();
+}
+
 /** Every test here starts from an empty key table: the app creates its key as on a first start. */
 async function startFresh(env: Record<string, string>): Promise<TestApp> {
   const t = await createTestApp({ env });
-  await t.reset();
-  await t.container.services.keys.check();
+  await emptyKeys(t);
+  return t;
+}
+
+/** startFresh's app for the enclosing describe, shared by its tests (not reset between them). */
+function useFreshApp(env: Record<string, string>): TestApp {
+  const t = useTestApp({ env, reset: false });
+  before(() => emptyKeys(t));
   return t;
 }
 
 for (const alg of ['HS256', ...ASYMMETRIC]) {
   describe(`SVC_JWT_ALGORITHM=${alg}`, () => {
-    let t: TestApp;
-    before(async () => { t = await startFresh(keysEnv(alg)); });
-    after(async () => { await t.close(); });
+    const t = useFreshApp(keysEnv(alg));
 
     it('signs access tokens with a kid that Gatehouse accepts and a JWKS client verifies', async () => {
       const { user, token, kid, alg: signedWith } = await freshToken(t);
@@ -81,9 +91,7 @@ for (const alg of ['HS256', ...ASYMMETRIC]) {
 }
 
 describe('the discovery document never names an issuer that is not a URL', () => {
-  let t: TestApp;
-  before(async () => { t = await startFresh(keysEnv('EdDSA', { SVC_JWT_ISSUER: 'gatehouse' })); });
-  after(async () => { await t.close(); });
+  const t = useFreshApp(keysEnv('EdDSA', { SVC_JWT_ISSUER: 'gatehouse' }));
 
   it('answers 404 FEATURE_DISABLED naming SVC_JWT_ISSUER, while the keys are still published and the tokens carry it', async () => {
     const meta = await t.app.inject({ method: 'GET', url: '/.well-known/openid-configuration' });
@@ -94,9 +102,7 @@ describe('the discovery document never names an issuer that is not a URL', () =>
 });
 
 describe('verification picks the key by kid and accepts only that key\'s algorithm', () => {
-  let t: TestApp;
-  before(async () => { t = await startFresh(keysEnv('ES256')); });
-  after(async () => { await t.close(); });
+  const t = useFreshApp(keysEnv('ES256'));
 
   /** The claims of a real token, re-signed with `key` under `header`. */
   async function resign(token: string, header: { alg: string; kid?: string }, key: Parameters<SignJWT['sign']>[0]) {

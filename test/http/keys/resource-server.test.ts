@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { createRemoteJWKSet, errors, jwtVerify, type JWK, type JWTVerifyGetKey } from 'jose';
 import { RETIREMENT_MARGIN_SECONDS } from '../../../src/modules/keys/keys.service.js';
 import { signAccessToken } from '../../../src/security/jwt.js';
 import { freePort } from '../../helpers/cli.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { useTestApp } from '../../helpers/test-app.js';
 import { assertError } from '../auth/assertions.js';
 import { freshToken, keysEnv, kidsOf, me } from './helpers.js';
 
@@ -37,17 +37,20 @@ async function resourceServer(origin: string, clock: () => Date, opts: { cooldow
 const publishedKeys = async (origin: string) => (await fetch(`${origin}/.well-known/jwks.json`)).json() as Promise<{ keys: JWK[] }>;
 
 describe('a resource server verifies access tokens with createRemoteJWKSet across a rotation', () => {
-  let t: TestApp;
+  let port: number;
   let origin: string;
   before(async () => {
-    const port = await freePort();
+    port = await freePort();
     origin = `http://127.0.0.1:${port}`;
-    t = await createTestApp({ env: keysEnv('EdDSA', { SVC_PUBLIC_URL: origin, SVC_JWT_ACCESS_TOKEN_LIFETIME: String(LIFETIME) }) });
+  });
+  const t = useTestApp(() => ({
+    env: keysEnv('EdDSA', { SVC_PUBLIC_URL: origin, SVC_JWT_ACCESS_TOKEN_LIFETIME: String(LIFETIME) }), reset: false,
+  }));
+  before(async () => {
     await t.reset();
     await t.container.services.keys.check();
     await t.app.listen({ host: '127.0.0.1', port });
   });
-  after(async () => { await t.close(); });
 
   it('old tokens verify until their key retires, new ones carry the new kid, and a retired key is gone and refused', async () => {
     const now = () => t.clock.now();

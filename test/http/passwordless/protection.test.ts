@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { createUser } from '../../factories/users.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { useTestApp } from '../../helpers/test-app.js';
 import { assertError } from '../auth/assertions.js';
 import {
   clearInbox, loginCodeFor, MAGIC_LINK_ON, OTP_LOGIN_ON, otherCode, requestLoginCode, requestMagicLink, verifyLoginCode,
@@ -22,15 +22,8 @@ function assertLockedUntil(res: LightMyRequestResponse, until: Date) {
 }
 
 describe('login code lockout', () => {
-  let t: TestApp;
-  before(async () => {
-    t = await createTestApp({ env: { ...OTP_LOGIN_ON, SVC_MAX_LOGIN_ATTEMPTS: '3', SVC_LOCKOUT_DURATION: String(LOCKOUT_SECONDS) } });
-  });
-  beforeEach(async () => {
-    await t.reset();
-    clearInbox(t);
-  });
-  after(async () => { await t.close(); });
+  const t = useTestApp({ env: { ...OTP_LOGIN_ON, SVC_MAX_LOGIN_ATTEMPTS: '3', SVC_LOCKOUT_DURATION: String(LOCKOUT_SECONDS) } });
+  beforeEach(() => { clearInbox(t); });
 
   it('locks the account after wrong codes and answers 423 with retry_after as a timestamp, even for the right code', async () => {
     await createUser(t, { phone: PHONE });
@@ -73,12 +66,8 @@ describe('login code lockout', () => {
 });
 
 describe('passwordless rate limits', () => {
-  let t: TestApp;
-  before(async () => {
-    t = await createTestApp({ env: { ...OTP_LOGIN_ON, ...MAGIC_LINK_ON, SVC_DEBUG: 'false', SVC_RATE_LIMITING_ENABLED: 'true',
-      SVC_TRUSTED_PROXIES: '127.0.0.1', SVC_BREACH_CHECK_ENABLED: 'false' } });
-  });
-  after(async () => { await t.close(); });
+  const t = useTestApp({ env: { ...OTP_LOGIN_ON, ...MAGIC_LINK_ON, SVC_DEBUG: 'false', SVC_RATE_LIMITING_ENABLED: 'true',
+    SVC_TRUSTED_PROXIES: '127.0.0.1', SVC_BREACH_CHECK_ENABLED: 'false' }, reset: false });
 
   /** Each test uses its own client address (through the trusted proxy), so counters never leak between tests. */
   const from = (ip: string) => ({ 'x-forwarded-for': ip });

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { signIn } from '../../factories/sessions.js';
 import { createUser } from '../../factories/users.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { useTestApp } from '../../helpers/test-app.js';
 import { assertError } from '../auth/assertions.js';
 import { clearInbox, lastEmailCode } from '../otp/helpers.js';
 
@@ -50,21 +50,14 @@ async function startRangeApi(mode: { value: 'answer' | 'fail' | 'hang' }) {
 describe('breach check against a range API', () => {
   const mode = { value: 'answer' as 'answer' | 'fail' | 'hang' };
   let api: Awaited<ReturnType<typeof startRangeApi>>;
-  let t: TestApp;
-  before(async () => {
-    api = await startRangeApi(mode);
-    t = await createTestApp({ env: { SVC_BREACH_CHECK_ENABLED: 'true', SVC_BREACH_CHECK_API_URL: api.url } });
-  });
-  beforeEach(async () => {
+  before(async () => { api = await startRangeApi(mode); });
+  beforeEach(() => {
     mode.value = 'answer';
     api.seen.length = 0;
-    await t.reset();
-    clearInbox(t);
   });
-  after(async () => {
-    await t.close();
-    await api.close();
-  });
+  const t = useTestApp(() => ({ env: { SVC_BREACH_CHECK_ENABLED: 'true', SVC_BREACH_CHECK_API_URL: api.url } }));
+  beforeEach(() => { clearInbox(t); });
+  after(async () => { await api.close(); });
 
   const register = (email: string, password: string) => t.api({ method: 'POST', path: 'register/', payload: { email, password } });
 
@@ -127,15 +120,9 @@ describe('breach check against a range API', () => {
 describe('breach check switched off (SVC_BREACH_CHECK_ENABLED=false)', () => {
   const mode = { value: 'answer' as const };
   let api: Awaited<ReturnType<typeof startRangeApi>>;
-  let t: TestApp;
-  before(async () => {
-    api = await startRangeApi(mode);
-    t = await createTestApp({ env: { SVC_BREACH_CHECK_ENABLED: 'false', SVC_BREACH_CHECK_API_URL: api.url } });
-  });
-  after(async () => {
-    await t.close();
-    await api.close();
-  });
+  before(async () => { api = await startRangeApi(mode); });
+  const t = useTestApp(() => ({ env: { SVC_BREACH_CHECK_ENABLED: 'false', SVC_BREACH_CHECK_API_URL: api.url }, reset: false }));
+  after(async () => { await api.close(); });
 
   it('never calls the API and still refuses common passwords', async () => {
     assert.equal((await t.api({ method: 'POST', path: 'register/', payload: { email: 'ann@example.com', password: BREACHED } })).statusCode, 201);

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { Type } from 'typebox';
 import type { RoutePlugin } from '../../../src/http/route-plugin.js';
 import { Body } from '../../../src/http/schema.js';
-import { createTestApp, useTestApp, type TestApp } from '../../helpers/test-app.js';
+import { useTestApp } from '../../helpers/test-app.js';
 
 const Ok = Type.Object({ ok: Type.Boolean() });
 const testRoutes: RoutePlugin = async (app) => {
@@ -82,11 +82,7 @@ describe('application authentication on', () => {
 });
 
 describe('application authentication switched off (SVC_APPLICATION_AUTH_ENABLED=false, debug)', () => {
-  let t: TestApp;
-  before(async () => {
-    t = await createTestApp({ apiRoutes: [testRoutes], env: { SVC_APPLICATION_AUTH_ENABLED: 'false' } });
-  });
-  after(async () => { await t.close(); });
+  const t = useTestApp({ apiRoutes: [testRoutes], env: { SVC_APPLICATION_AUTH_ENABLED: 'false' }, reset: false });
 
   it('lets API requests through without headers', async () => {
     const route = await t.api({ method: 'GET', path: 'test/private/', appAuth: false });

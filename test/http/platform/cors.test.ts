@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { Type } from 'typebox';
 import type { RoutePlugin } from '../../../src/http/route-plugin.js';
 import { Body } from '../../../src/http/schema.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { useTestApp } from '../../helpers/test-app.js';
 
 const testRoutes: RoutePlugin = async (app) => {
   app.post('/test/thing/', {
@@ -21,14 +21,12 @@ const preflight = (origin: string, path = 'test/thing/') => ({
 });
 
 describe('CORS from each application\'s allowed_origins', () => {
-  let t: TestApp;
+  const t = useTestApp({ apiRoutes: [testRoutes], reset: false });
   let other: { access_key: string; access_secret: string };
   before(async () => {
-    t = await createTestApp({ apiRoutes: [testRoutes] });
     const created = await t.container.services.applications.create({ name: 'Other App', allowed_origins: [OTHER_APP_ORIGIN] });
     other = created.credentials;
   });
-  after(async () => { await t.close(); });
 
   it('answers a preflight from an allowed origin with 204 and the allowed origin, credentials, methods and headers', async () => {
     const res = await t.api(preflight(OWN_ORIGIN));

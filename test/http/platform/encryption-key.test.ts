@@ -18,9 +18,9 @@ const SETTING = { name: 'SVC_ENCRYPTION_KEY', detail: '' } as const;
 
 // see: "A newcomer's first hour works as written" — a key that could not open what was stored answered 500 at each TOTP check.
 describe('the encryption key: the start-up check and the rotation', () => {
-  const t = useTestApp({ env: { SVC_ENCRYPTION_KEY: OLD }, reset: false });
+  const t = useTestApp({ env: { SVC_ENCRYPTION_KEY: OLD } });
   let warnings: string[];
-  beforeEach(async () => { await t.reset(); warnings = []; });
+  beforeEach(() => { warnings = []; });
 
   const check = (secret: string, opts: Partial<KeyCheckOptions> = {}) => checkEncryptionKey(t.container.db, sealersOf(secret),
     { write: true, lenient: false, setting: SETTING, warn: (m) => warnings.push(m), now: t.clock.now(), ...opts });

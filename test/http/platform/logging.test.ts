@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { Type } from 'typebox';
 import type { RoutePlugin } from '../../../src/http/route-plugin.js';
 import { Body } from '../../../src/http/schema.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { useTestApp } from '../../helpers/test-app.js';
 
 const SecretBody = Body({
   email: Type.Optional(Type.String()),
@@ -35,14 +35,13 @@ const SECRETS = {
 };
 
 describe('JSON logs never contain secrets', () => {
-  let t: TestApp;
   const output: string[] = [];
   const logStream = new Writable({
     write(chunk, _encoding, done) { output.push(chunk.toString()); done(); },
   });
 
+  const t = useTestApp({ apiRoutes: [testRoutes], logStream, env: { SVC_LOG_LEVEL: 'info' }, reset: false });
   before(async () => {
-    t = await createTestApp({ apiRoutes: [testRoutes], logStream, env: { SVC_LOG_LEVEL: 'info' } });
     const secretHeaders = { authorization: `Bearer ${SECRETS.bearer}`, cookie: `refresh_token=${SECRETS.cookie}; theme=dark` };
     const body = { email: 'ada@example.com', password: SECRETS.password, otp_code: SECRETS.otp, refresh_token: SECRETS.refresh };
     const requests = [
@@ -64,7 +63,6 @@ describe('JSON logs never contain secrets', () => {
     assert.deepEqual(statuses, [200, 400, 400, 500, 200, 401]);
     await new Promise((resolve) => setImmediate(resolve));
   });
-  after(async () => { await t.close(); });
 
   const entries = () => output.join('').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
 

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { Type } from 'typebox';
 import type { RoutePlugin } from '../../../src/http/route-plugin.js';
 import { startScheduler } from '../../../src/jobs/scheduler.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { useTestApp, type TestApp } from '../../helpers/test-app.js';
 
 // Readiness with Redis down, and what /metrics tells about this instance's own operation: Redis errors and the
 // scheduled jobs' runs (docs/deployment.md "Several instances"). SVC_JOBS_ENABLED pins the jobs to some instances.
@@ -14,17 +14,15 @@ const quietLog = { debug: () => undefined, info: () => undefined, warn: () => un
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('with Redis unreachable', () => {
-  let t: TestApp;
   const Ok = Type.Object({ ok: Type.Boolean() });
   const limited: RoutePlugin = async (app, { guards }) => {
     app.get('/test/limited/', { schema: { response: { 200: Ok } }, onRequest: guards.rateLimit('ops-limited', [{ max: 5, per: 'minute' }]) },
       async () => ({ ok: true }));
   };
   // A port where nothing listens: every command fails at once.
-  before(async () => {
-    t = await createTestApp({ apiRoutes: [limited], env: { SVC_REDIS_URL: 'redis://127.0.0.1:1', SVC_RATE_LIMITING_ENABLED: 'true' } });
+  const t = useTestApp({
+    apiRoutes: [limited], env: { SVC_REDIS_URL: 'redis://127.0.0.1:1', SVC_RATE_LIMITING_ENABLED: 'true' }, reset: false,
   });
-  after(async () => { await t.close(); });
 
   it('/health/ready answers 200 "degraded": an instance without Redis still serves', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/health/ready' });
@@ -44,9 +42,7 @@ describe('with Redis unreachable', () => {
 });
 
 describe('scheduled jobs', () => {
-  let t: TestApp;
-  before(async () => { t = await createTestApp({ env: { SVC_OUTBOX_POLL_INTERVAL: '1' } }); });
-  after(async () => { await t.close(); });
+  const t = useTestApp({ env: { SVC_OUTBOX_POLL_INTERVAL: '1' }, reset: false });
 
   it('each run is counted in /metrics by job, with when it last ran', async () => {
     const stop = startScheduler(t.container, quietLog);
@@ -68,12 +64,9 @@ describe('scheduled jobs', () => {
 });
 
 describe('scheduled jobs\' log lines', () => {
-  let t: TestApp;
-  before(async () => { t = await createTestApp({ env: { SVC_OUTBOX_POLL_INTERVAL: '1' } }); });
-  after(async () => { await t.close(); });
+  const t = useTestApp({ env: { SVC_OUTBOX_POLL_INTERVAL: '1' } });
 
   it('an idle pass logs at debug level, a pass that sent something at info', async () => {
-    await t.reset();
     const lines: Array<{ level: string; job: string; line: string }> = [];
     const at = (level: string) => (o: object, line: string) => { lines.push({ level, job: (o as { job: string }).job, line }); };
     const outboxLines = () => lines.filter((l) => l.job === 'outbox');
@@ -99,9 +92,7 @@ describe('scheduled jobs\' log lines', () => {
 });
 
 describe('scheduled jobs switched off (SVC_JOBS_ENABLED=false)', () => {
-  let t: TestApp;
-  before(async () => { t = await createTestApp({ env: { SVC_OUTBOX_POLL_INTERVAL: '1', SVC_JOBS_ENABLED: 'false' } }); });
-  after(async () => { await t.close(); });
+  const t = useTestApp({ env: { SVC_OUTBOX_POLL_INTERVAL: '1', SVC_JOBS_ENABLED: 'false' }, reset: false });
 
   it('runs none of them', async () => {
     const stop = startScheduler(t.container, quietLog);

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { Type } from 'typebox';
 import type { RoutePlugin } from '../../../src/http/route-plugin.js';
-import { createTestApp, useTestApp, type TestApp } from '../../helpers/test-app.js';
+import { useTestApp, type TestApp } from '../../helpers/test-app.js';
 
 const Ok = Type.Object({ ok: Type.Boolean() });
 const limitedRoutes: RoutePlugin = async (app, { guards }) => {
@@ -110,11 +110,7 @@ describe('rate limits outside debug', () => {
 });
 
 describe('rate limits without trusted proxies', () => {
-  let t: TestApp;
-  before(async () => {
-    t = await createTestApp({ apiRoutes: [limitedRoutes], env: { ...OUTSIDE_DEBUG, SVC_TRUSTED_PROXIES: '' } });
-  });
-  after(async () => { await t.close(); });
+  const t = useTestApp({ apiRoutes: [limitedRoutes], env: { ...OUTSIDE_DEBUG, SVC_TRUSTED_PROXIES: '' }, reset: false });
 
   it('keys on the socket peer, so a made-up X-Forwarded-For does not escape the limit', async () => {
     const peer = '192.0.2.60';
@@ -138,11 +134,7 @@ describe('rate limits without trusted proxies', () => {
 });
 
 describe('rate limits in debug mode', () => {
-  let t: TestApp;
-  before(async () => {
-    t = await createTestApp({ apiRoutes: [limitedRoutes], env: { ...OUTSIDE_DEBUG, SVC_DEBUG: 'true' } });
-  });
-  after(async () => { await t.close(); });
+  const t = useTestApp({ apiRoutes: [limitedRoutes], env: { ...OUTSIDE_DEBUG, SVC_DEBUG: 'true' }, reset: false });
 
   it('multiplies every limit by 10', async () => {
     assert.deepEqual(await statuses(t, 'test/one-per-minute/', '198.51.100.20', 10), Array(10).fill(200));
@@ -151,11 +143,7 @@ describe('rate limits in debug mode', () => {
 });
 
 describe('rate limiting switched off (SVC_RATE_LIMITING_ENABLED=false)', () => {
-  let t: TestApp;
-  before(async () => {
-    t = await createTestApp({ apiRoutes: [limitedRoutes], env: { ...OUTSIDE_DEBUG, SVC_RATE_LIMITING_ENABLED: 'false' } });
-  });
-  after(async () => { await t.close(); });
+  const t = useTestApp({ apiRoutes: [limitedRoutes], env: { ...OUTSIDE_DEBUG, SVC_RATE_LIMITING_ENABLED: 'false' }, reset: false });
 
   it('never answers 429', async () => {
     assert.deepEqual(await statuses(t, 'test/one-per-minute/', '198.51.100.30', 5), Array(5).fill(200));
@@ -164,17 +152,9 @@ describe('rate limiting switched off (SVC_RATE_LIMITING_ENABLED=false)', () => {
 });
 
 describe('rate-limit counters shared through Redis', { skip: process.env.TEST_REDIS_URL ? false : 'needs TEST_REDIS_URL (a running Redis)' }, () => {
-  let a: TestApp;
-  let b: TestApp;
-  before(async () => {
-    const env = { ...OUTSIDE_DEBUG, SVC_REDIS_KEY_PREFIX: `test:${process.pid}:shared:${randomBytes(4).toString('hex')}:` };
-    a = await createTestApp({ apiRoutes: [limitedRoutes], env });
-    b = await createTestApp({ apiRoutes: [limitedRoutes], env });
-  });
-  after(async () => {
-    await a.close();
-    await b.close();
-  });
+  const env = { ...OUTSIDE_DEBUG, SVC_REDIS_KEY_PREFIX: `test:${process.pid}:shared:${randomBytes(4).toString('hex')}:` };
+  const a = useTestApp({ apiRoutes: [limitedRoutes], env, reset: false });
+  const b = useTestApp({ apiRoutes: [limitedRoutes], env, reset: false });
 
   it('counts requests to two instances with the same key prefix in one counter', async () => {
     assert.equal((await get(a, 'test/three-per-minute/', '198.51.100.40')).statusCode, 200);
@@ -194,11 +174,7 @@ describe('rate-limit counters shared through Redis', { skip: process.env.TEST_RE
 });
 
 describe('rate limits with an unreachable Redis', () => {
-  let t: TestApp;
-  before(async () => {
-    t = await createTestApp({ apiRoutes: [limitedRoutes], env: { ...OUTSIDE_DEBUG, SVC_REDIS_URL: 'redis://127.0.0.1:1' } });
-  });
-  after(async () => { await t.close(); });
+  const t = useTestApp({ apiRoutes: [limitedRoutes], env: { ...OUTSIDE_DEBUG, SVC_REDIS_URL: 'redis://127.0.0.1:1' }, reset: false });
 
   it('falls back to counting in PostgreSQL (in memory on the embedded database): still limits and never answers 500', async () => {
     assert.deepEqual(await statuses(t, 'test/three-per-minute/', '198.51.100.50', 5), [200, 200, 200, 429, 429]);

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { Type } from 'typebox';
 import type { RoutePlugin } from '../../../src/http/route-plugin.js';
-import { createTestApp, useTestApp, type TestApp } from '../../helpers/test-app.js';
+import { useTestApp } from '../../helpers/test-app.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -71,11 +71,7 @@ describe('client IP without trusted proxies', () => {
 });
 
 describe('client IP behind trusted proxies', () => {
-  let t: TestApp;
-  before(async () => {
-    t = await createTestApp({ apiRoutes: [whoAmI], env: { SVC_TRUSTED_PROXIES: '127.0.0.1,10.0.0.0/8' } });
-  });
-  after(async () => { await t.close(); });
+  const t = useTestApp({ apiRoutes: [whoAmI], env: { SVC_TRUSTED_PROXIES: '127.0.0.1,10.0.0.0/8' }, reset: false });
 
   const ipFor = async (headers: Record<string, string>, remoteAddress = '127.0.0.1') => {
     const res = await t.api({ method: 'GET', path: 'test/client-ip/', remoteAddress, headers });

@@ -5,7 +5,7 @@ import { createPublicApplication } from '../../factories/applications.js';
 import { parseSetCookie } from '../../factories/sessions.js';
 import { createUser } from '../../factories/users.js';
 import { enableTotp } from '../../factories/twofactor.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { useTestApp, type TestApp } from '../../helpers/test-app.js';
 import { expectStatus } from '../../helpers/answers.js';
 import { APP_REDIRECT, serviceCallback, socialLogin, startProviders } from './helpers.js';
 
@@ -14,17 +14,14 @@ const COOKIE = 'gatehouse_social_state';
 
 /** docs/social-login.md "The browser flow": authorize/ → provider → callback/ → 302 to the application, with real providers on loopback. */
 describe('the browser social-login flow', () => {
-  let t: TestApp;
-  let fragment: TestApp;
   let providers: Awaited<ReturnType<typeof startProviders>>;
-  before(async () => {
-    providers = await startProviders();
-    t = await createTestApp({ env: providers.env });
-    fragment = await createTestApp({ env: { ...providers.env, SVC_SOCIAL_CALLBACK_TOKENS_IN_FRAGMENT: 'true', SVC_TRUSTED_PROXIES: '127.0.0.1' } });
-  });
-  after(async () => { await fragment.close(); await t.close(); await providers.close(); });
-  beforeEach(async () => {
-    await t.reset();
+  before(async () => { providers = await startProviders(); });
+  const t = useTestApp(() => ({ env: providers.env }));
+  const fragment = useTestApp(() => ({
+    env: { ...providers.env, SVC_SOCIAL_CALLBACK_TOKENS_IN_FRAGMENT: 'true', SVC_TRUSTED_PROXIES: '127.0.0.1' }, reset: false,
+  }));
+  after(async () => { await providers.close(); });
+  beforeEach(() => {
     providers.restore();
     providers.op.setAccount('alice', ALICE);
     providers.gh.setUser('octo', { id: 4242, name: 'Octo Cat', emails: [{ email: 'octo@example.com', primary: true, verified: true }] });

@@ -3,7 +3,7 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import { deviceInfo } from '../../factories/sessions.js';
 import { createUser } from '../../factories/users.js';
 import { enableTotp } from '../../factories/twofactor.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { useTestApp } from '../../helpers/test-app.js';
 import { expectStatus } from '../../helpers/answers.js';
 import { APP_REDIRECT, pkce, socialLogin, startProviders } from './helpers.js';
 
@@ -11,15 +11,11 @@ const ALICE = { email: 'alice@example.com', email_verified: true, given_name: 'A
 
 /** `POST social/<provider>/` (docs/social-login.md) against a real OpenID provider and a GitHub-shaped server on loopback. */
 describe('POST social/<provider>/', () => {
-  let t: TestApp;
   let providers: Awaited<ReturnType<typeof startProviders>>;
-  before(async () => {
-    providers = await startProviders();
-    t = await createTestApp({ env: { ...providers.env, SVC_AUDIT_LOGGING_ENABLED: 'true' } });
-  });
-  after(async () => { await t.close(); await providers.close(); });
-  beforeEach(async () => {
-    await t.reset();
+  before(async () => { providers = await startProviders(); });
+  const t = useTestApp(() => ({ env: { ...providers.env, SVC_AUDIT_LOGGING_ENABLED: 'true' } }));
+  after(async () => { await providers.close(); });
+  beforeEach(() => {
     providers.restore();
     providers.op.setAccount('alice', ALICE);
     providers.gh.setUser('octo', { id: 4242, name: 'Octo Cat', emails: [

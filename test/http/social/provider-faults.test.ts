@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { useTestApp } from '../../helpers/test-app.js';
 import { expectStatus } from '../../helpers/answers.js';
 import { APP_REDIRECT, socialLogin, startProviders } from './helpers.js';
 
@@ -9,15 +9,11 @@ import { APP_REDIRECT, socialLogin, startProviders } from './helpers.js';
  * 500, and the next sign-in succeeds once the provider is back. Its own application, so nothing is cached yet.
  */
 describe('failing providers, call by call', () => {
-  let t: TestApp;
   let providers: Awaited<ReturnType<typeof startProviders>>;
-  before(async () => {
-    providers = await startProviders();
-    t = await createTestApp({ env: providers.env });
-  });
-  after(async () => { await t.close(); await providers.close(); });
-  beforeEach(async () => {
-    await t.reset();
+  before(async () => { providers = await startProviders(); });
+  const t = useTestApp(() => ({ env: providers.env }));
+  after(async () => { await providers.close(); });
+  beforeEach(() => {
     providers.restore();
     providers.op.setAccount('alice', { email: 'alice@example.com', email_verified: true });
     providers.fb.setUser('zuck', { id: 4, name: 'Mark Elliot', email: 'mark@example.com' });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { loadConfig } from '../../../src/config/load.js';
 import { WEBHOOK_EVENTS } from '../../../src/modules/webhooks/events.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { useTestApp, type TestApp } from '../../helpers/test-app.js';
 import { agentApi, delegate } from '../agents/helpers.js';
 import { NOT_FOUND, permissionDenied, UNAUTHORIZED } from '../../helpers/answers.js';
 import { account, type Account, createWebhook, expectStatus, freshStart, startReceiving, stopReceiving } from './helpers.js';
@@ -11,19 +11,13 @@ import type { WebhookReceiver } from './receiver.js';
 /** docs/webhooks.md: the `webhooks/` API, its permission, the secret shown once and the URL checks. */
 describe('webhooks/', () => {
   let t: TestApp;
-  /** The same database with SVC_WEBHOOK_ALLOW_PRIVATE_URLS off, as outside debug. */
-  let strict: TestApp;
   let receiver: WebhookReceiver;
   let admin: Account;
 
-  before(async () => {
-    ({ t, receiver } = await startReceiving());
-    strict = await createTestApp({ env: { SVC_WEBHOOK_ALLOW_PRIVATE_URLS: 'false' } });
-  });
-  after(async () => {
-    await strict.close();
-    await stopReceiving(t, receiver);
-  });
+  before(async () => { ({ t, receiver } = await startReceiving()); });
+  /** The same database with SVC_WEBHOOK_ALLOW_PRIVATE_URLS off, as outside debug. */
+  const strict = useTestApp({ env: { SVC_WEBHOOK_ALLOW_PRIVATE_URLS: 'false' }, reset: false });
+  after(() => stopReceiving(t, receiver));
   beforeEach(async () => {
     admin = await freshStart(t, receiver);
     strict.clock.set(t.clock.now()); // the two instances agree on the time, as instances of one deployment do
