@@ -33,20 +33,20 @@ export async function findGrantCodes(db: Executor, userId: number) {
   return grantsOf(row ?? { roles: null, permissions: null });
 }
 
+type Rotation = { id: number; successorHash: string; now: Date; expiresAt: Date; ip: string | null; audit: boolean; userId: number;
+  superuser: boolean };
+
 /**
- * Rotation in one statement: retire the token (only while not yet rotated — one caller wins a race), insert its
- * successor, extend the session to the successor's expiry and, with `audit`, write the `token_refresh` event.
- * Answers the successor's id with the user's role and permission codes for the new access token (so a refresh
- * needs no further read), or undefined when the token was already rotated or revoked.
+ * The rotation statement. The token is found by its primary key alone: `coalesce(rotated_at, revoked_at) is null` says
+ * "neither rotated nor revoked" in a form no partial index's predicate matches, so a generic plan cannot walk the
+ * live-tokens-by-expiry index instead (test/db/hot-path-plans.test.ts).
  */
-export async function rotateRefreshToken(db: Executor, p: {
-  id: number; successorHash: string; now: Date; expiresAt: Date; ip: string | null; audit: boolean; userId: number; superuser: boolean;
-}) {
+export function rotationStatement(p: Rotation) {
   const grants = grantArrays(p.userId, p.superuser);
-  const { rows } = await sql<{ id: number; roles: string[] | null; permissions: string[] | null }>`
+  return sql<{ id: number; roles: string[] | null; permissions: string[] | null }>`
     with retired as (
       update refresh_tokens set rotated_at = ${p.now}, last_used_at = ${p.now}
-      where id = ${p.id} and rotated_at is null and revoked_at is null
+      where id = ${p.id} and coalesce(rotated_at, revoked_at) is null
       returning session_id, user_id, application_id
     ), successor as (
       insert into refresh_tokens (session_id, user_id, application_id, token_hash, created_at, expires_at, ip_address)
@@ -59,7 +59,17 @@ export async function rotateRefreshToken(db: Executor, p: {
       select 'token_refresh', 'info', user_id, application_id, ${p.ip}, jsonb_build_object('session_id', session_id), ${p.now}
       from retired where ${p.audit}
     )
-    select id, ${grants.roles} as roles, ${grants.permissions} as permissions from successor`.execute(db);
+    select id, ${grants.roles} as roles, ${grants.permissions} as permissions from successor`;
+}
+
+/**
+ * Rotation in one statement: retire the token (only while not yet rotated — one caller wins a race), insert its
+ * successor, extend the session to the successor's expiry and, with `audit`, write the `token_refresh` event.
+ * Answers the successor's id with the user's role and permission codes for the new access token (so a refresh
+ * needs no further read), or undefined when the token was already rotated or revoked.
+ */
+export async function rotateRefreshToken(db: Executor, p: Rotation) {
+  const { rows } = await rotationStatement(p).execute(db);
   const row = rows[0];
   return row && { id: row.id, grants: grantsOf(row) };
 }
@@ -83,7 +93,11 @@ const bearerStateQuery = (db: Executor, a: { userId: number; jti: string; sessio
     .select(['u.is_banned', 'u.deleted_at', 'u.tokens_valid_after', 'u.deletion_scheduled_at'])
     .select([
       sql<boolean>`exists (select 1 from token_blacklist b where b.jti = ${a.jti})`.as('is_blacklisted'),
-      sql<boolean>`exists (select 1 from sessions s where s.id = ${a.sessionId} and s.user_id = u.id and s.revoked_at is null and s.expires_at > ${a.now})`.as('session_open'),
+      // The session by its primary key alone, its state read from the row: with the conditions in the subquery's
+      // where clause, a generic plan (a prepared statement's, planned before the table had statistics) could walk
+      // the live-sessions-by-expiry index instead, reading every live session on every request.
+      sql<boolean>`coalesce((select s.user_id = u.id and s.revoked_at is null and s.expires_at > ${a.now} from sessions s where s.id = ${a.sessionId}), false)`
+        .as('session_open'),
     ])
     .where('u.id', '=', a.userId);
 
@@ -96,9 +110,13 @@ type BearerJson = Omit<BearerRow, DateColumn> & { [K in DateColumn]: BearerRow[K
  * Every request with a bearer token runs this: compiled once, and answered as one JSON value. The driver then
  * parses one field with the native JSON parser instead of describing and converting 27 columns one by one.
  */
-const bearerState = precompile((db: Executor, a: { userId: number; jti: string; sessionId: number; now: string }) =>
-  db.selectFrom(bearerStateQuery(db, a).as('b')).select(sql<BearerJson>`row_to_json(b)`.as('state')),
-{ userId: -1, jti: '\u0000jti', sessionId: -2, now: '\u0000now' });
+const bearerStateJson = (db: Executor, a: { userId: number; jti: string; sessionId: number; now: string }) =>
+  db.selectFrom(bearerStateQuery(db, a).as('b')).select(sql<BearerJson>`row_to_json(b)`.as('state'));
+const bearerState = precompile(bearerStateJson, { userId: -1, jti: '\u0000jti', sessionId: -2, now: '\u0000now' });
+
+/** The bearer statement as it is sent, with its arguments: for checking its plan (test/db/hot-path-plans.test.ts). */
+export const bearerStatement = (db: Executor, a: { userId: number; jti: string; sessionId: number; now: string }) =>
+  bearerStateJson(db, a).compile();
 
 /** The user, whether the token is blacklisted and whether its session is open, in one query. */
 export async function findBearerState(db: Executor, userId: number, jti: string, sessionId: number, now: Date): Promise<BearerRow | undefined> {
