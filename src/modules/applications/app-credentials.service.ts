@@ -3,7 +3,6 @@ import type { Clock } from '../../core/clock.js';
 import type { ChangeBus } from '../../db/change-bus.js';
 import type { ApplicationKind, Db } from '../../db/database.js';
 import { hashMatches, sha256Digest } from '../../security/compare.js';
-import { sha256Hex } from '../../security/random.js';
 import * as repo from './applications.repo.js';
 import { admitsOrigin } from './kinds.js';
 
@@ -36,7 +35,7 @@ type Deps = { db: Db; clock: Clock; changes: Pick<ChangeBus, 'subscribe'> };
 const AUTH_CACHE_MS = 5_000;
 const ORIGINS_CACHE_MS = 5_000;
 // Compared against when the key is unknown or names a public application, so those cost the same as wrong secrets.
-const DUMMY_SECRET_DIGEST = sha256Digest(sha256Hex(randomBytes(32)));
+const DUMMY_SECRET_DIGEST = randomBytes(32);
 
 export const toContext = (row: repo.ApplicationRow): AppContext => ({
   id: row.id, name: row.name, kind: row.kind, redirect_uris: row.redirect_uris, allowed_origins: row.allowed_origins,

@@ -68,7 +68,6 @@ const live = (now: Date) => sql<boolean>`(revoked_at is null and expires_at > ${
 export const activeSessionsOf = (db: Executor, userId: number, now: Date) =>
   db.selectFrom('sessions').where('user_id', '=', userId).where(live(now));
 
-
 const activeSessions = precompileRows((db: Executor, a: { userId: number; now: Date }) =>
   activeSessionsOf(db, a.userId, a.now).select(['id', 'device_id', 'created_at']).orderBy('created_at').orderBy('id'),
 { userId: -1, now: new Date(0) });

@@ -3,7 +3,7 @@ import type { Config } from '../../config/settings.js';
 import { addSeconds, type Clock } from '../../core/clock.js';
 import { AppError, isAppError } from '../../core/errors.js';
 import type { Db } from '../../db/database.js';
-import { safeEqual } from '../../security/compare.js';
+import { hashMatches, sha256Digest } from '../../security/compare.js';
 import { newOpaqueToken, sha256Hex } from '../../security/random.js';
 import type { Sealer } from '../../security/seal.js';
 import type { ApplicationService } from '../applications/applications.service.js';
@@ -88,7 +88,7 @@ export function createSocialBrowserService(deps: Deps) {
     if (!query.state) throw new AppError('CALLBACK_ERROR', { details: { reason: 'missing_state' } });
     const row = await repo.consumeState(db, sha256Hex(query.state), clock.now());
     // A state issued for another provider, replayed, expired, forged, or brought by a browser that did not start it.
-    if (!row || row.provider !== p.name || !cookieValue || !safeEqual(sha256Hex(cookieValue), row.cookie_hash)) {
+    if (!row || row.provider !== p.name || !cookieValue || !hashMatches(cookieValue, sha256Digest(row.cookie_hash))) {
       throw new AppError('CALLBACK_ERROR', { details: { reason: 'invalid_state' } });
     }
     const application = await applications.byId(row.application_id);
