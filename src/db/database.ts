@@ -560,6 +560,15 @@ export interface SealedValuesTable {
   updated_at: DefaultTimestamp;
 }
 
+/**
+ * One row: a new random `version` with every change to roles, permissions or role_permissions, made by a trigger in the
+ * changing transaction (modules/rbac/permission-graph.ts).
+ */
+export interface PermissionGraphVersionTable {
+  id: Generated<number>;
+  version: string;
+}
+
 /** A fixed-window request counter shared by the instances when Redis does not hold it (http/rate-limit.ts). */
 export interface RateLimitCountersTable {
   /** `<prefix>rl:<limit name>:<window ms>:<client IP>`, as the Redis key. */
@@ -654,6 +663,7 @@ export interface DatabaseSchema {
   rate_limit_counters: RateLimitCountersTable;
   invitation_sends: InvitationSendsTable;
   sealed_values: SealedValuesTable;
+  permission_graph_version: PermissionGraphVersionTable;
 }
 
 export type Db = Kysely<DatabaseSchema>;

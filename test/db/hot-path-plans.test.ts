@@ -56,8 +56,7 @@ describe('generic plans of the hot statements', () => {
 
   it('the refresh rotation retires the token by its primary key, never a range of live tokens', async () => {
     const now = new Date();
-    const statement = rotationStatement({ id: 1, successorHash: 'a-hash', now, expiresAt: now, ip: null, audit: true, userId: 1,
-      superuser: false }).compile(t.container.db);
+    const statement = rotationStatement(t.container.db, { id: 1, successorHash: 'a-hash', now, expiresAt: now, ip: null });
     const nodes = await genericPlan(statement);
     const tokens = nodes.filter((n) => n['Relation Name'] === 'refresh_tokens' && n['Node Type'] !== 'ModifyTable');
     assert.deepEqual(tokens.map((n) => [n['Node Type'], n['Index Name']]), [['Index Scan', 'refresh_tokens_pkey']],

@@ -24,6 +24,7 @@ import * as m0022 from './0022_session_auth_time.js';
 import * as m0023 from './0023_webhook_delivery_attempts.js';
 import * as m0024 from './0024_invitation_sends.js';
 import * as m0025 from './0025_sealed_values.js';
+import * as m0026 from './0026_permission_graph_version.js';
 
 /** Every migration, in order. Migrations are frozen once released: add a new one, never edit an old one. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -52,4 +53,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0023_webhook_delivery_attempts': m0023,
   '0024_invitation_sends': m0024,
   '0025_sealed_values': m0025,
+  '0026_permission_graph_version': m0026,
 };

@@ -1,5 +1,6 @@
 import { CompiledQuery, sql } from 'kysely';
 import type { AgentTokenStatus, Executor } from '../../db/database.js';
+import { grantRefsSql, type GrantRefs } from '../rbac/permission-graph.js';
 import { PUBLIC_USER_COLUMNS } from '../users/user-columns.js';
 
 /**
@@ -25,11 +26,11 @@ const USER_COLUMNS = [...PUBLIC_USER_COLUMNS, 'is_banned', 'deleted_at', 'locked
 /**
  * Every agent request runs this one statement: it counts the request against the per-minute window and the
  * total, and answers the token, its delegating user (with the public fields, so `GET me/` needs nothing more)
- * and that user's effective permissions — or nothing when the token is unknown, not active, expired or over a
+ * and the references of that user's grants (their codes come from the permission graph) — or nothing when the token is unknown, not active, expired or over a
  * breaker (then {@link tripBreakers} says why).
  */
 const COUNT_REQUEST = `
-  with recursive t as (
+  with t as (
     update agent_tokens a set
       request_count = a.request_count + 1,
       window_count = case when ${IN_WINDOW} then a.window_count + 1 else 1 end,
@@ -38,33 +39,31 @@ const COUNT_REQUEST = `
     where a.token_hash = $1 and a.status = 'ACTIVE' and a.expires_at > $2::timestamptz
       and ${WITHIN_TOTAL} and ${WITHIN_RATE} and ${HEARTBEAT_FRESH} and ${WITHIN_BUDGET} and not ${ISSUED_BEFORE_REVOCATION}
     returning a.id, a.user_id, a.organization_id, a.agent_id, a.granted_permissions, a.failed_count
-  ), held(id) as (
-    select rp.permission_id from t join user_roles ur on ur.user_id = t.user_id join role_permissions rp on rp.role_id = ur.role_id
-    union
-    select up.permission_id from t join user_permissions up on up.user_id = t.user_id
-    union
-    select p.id from permissions p join held h on p.parent_id = h.id
   )
   select row_to_json(x) as state from (
     select t.id as token_id, t.organization_id, t.agent_id, t.granted_permissions, t.failed_count,
-      array(select code from permissions where id in (select id from held)) as user_permissions, ${USER_COLUMNS}
+      ${grantRefsSql('u.id')} as user_grants, ${USER_COLUMNS}
     from t join users u on u.id = t.user_id
   ) x`;
 
-/** The token and its user as the counting statement answers them (timestamps as ISO text). */
-export interface CountedRequest {
+/** A token and its delegating user as the statements answer them (timestamps as ISO text). */
+export interface TokenAndUser {
   token_id: number;
   organization_id: number | null;
   agent_id: string;
   granted_permissions: string[];
   failed_count: number;
-  user_permissions: string[];
   is_banned: boolean;
   deleted_at: string | null;
   locked_until: string | null;
   created_at: string;
   last_login: string | null;
   [column: string]: unknown;
+}
+
+/** The token and its user as the counting statement answers them, with the references of the user's grants. */
+export interface CountedRequest extends TokenAndUser {
+  user_grants: GrantRefs;
 }
 
 export async function countRequest(db: Executor, tokenHash: string, now: Date): Promise<CountedRequest | undefined> {
@@ -132,13 +131,13 @@ const FIND_OWN_TOKEN = `
   select row_to_json(x) as state from (
     select a.id as token_id, a.organization_id, a.agent_id, a.granted_permissions, a.failed_count,
       a.status as token_status, a.expires_at as token_expires_at, a.created_at as token_created_at,
-      '{}'::text[] as user_permissions, ${USER_COLUMNS}
+      ${USER_COLUMNS}
     from agent_tokens a join users u on u.id = a.user_id
     where a.token_hash = $1
   ) x`;
 
-/** A token as {@link findOwnToken} reads it: the counted-request shape, with the token's status and expiry. */
-export interface OwnToken extends CountedRequest {
+/** A token as {@link findOwnToken} reads it: the counted-request shape without the grants, with the token's status and expiry. */
+export interface OwnToken extends TokenAndUser {
   token_status: AgentTokenStatus;
   token_expires_at: string;
   token_created_at: string;

@@ -5,7 +5,8 @@ import { dateOrNull } from '../../db/json-row.js';
 import { sha256Hex } from '../../security/random.js';
 import type { AuditService } from '../audit/audit.service.js';
 import type { WebhookEvents } from '../webhooks/webhook-events.service.js';
-import { ALL_PERMISSIONS, permissionSet, type MissingPermissions } from '../rbac/permission-set.js';
+import { permissionGraph } from '../rbac/permission-graph.js';
+import { ALL_PERMISSIONS, permissionSet, type MissingPermissions, type PermissionSet } from '../rbac/permission-set.js';
 import type { AuthUser } from '../sessions/bearer.service.js';
 import { PUBLIC_USER_COLUMNS } from '../users/user-columns.js';
 import { AGENT_TOKEN_PATTERN, type AgentContext } from './agent-context.js';
@@ -29,7 +30,8 @@ export function createAgentAuthService({ db, counters, clock, audit, events }: D
     const now = clock.now();
     const row = await repo.countRequest(counters, hash, now);
     if (!row) throw await refusal(hash, now);
-    return contextOf(row, traceId, now);
+    const graph = await permissionGraph(counters, row.user_grants.version);
+    return contextOf(row, traceId, now, graph.permissionSetOf(row.user_grants, Boolean(row.is_superuser)));
   }
 
   /**
@@ -45,7 +47,8 @@ export function createAgentAuthService({ db, counters, clock, audit, events }: D
     const live = row.token_status === 'ACTIVE' || row.token_status === 'SUSPENDED';
     const stale = row.tokens_valid_after !== null && new Date(row.token_created_at) < new Date(row.tokens_valid_after);
     if (!live || stale || new Date(row.token_expires_at) <= now) throw await refuseOwn(row.token_id);
-    return contextOf(row, traceId, now);
+    // The token's own bookkeeping checks no permission: its person's are not read.
+    return contextOf(row, traceId, now, row.is_superuser ? ALL_PERMISSIONS : permissionSet([]));
   }
 
   /**
@@ -121,7 +124,7 @@ function refusalOf(state: { id: number; user_id: number; agent_id: string; statu
 }
 
 /** The context of an authenticated agent request, from the token and delegating-user row. */
-function contextOf(row: repo.CountedRequest, traceId: string | null, now: Date): AgentContext {
+function contextOf(row: repo.TokenAndUser, traceId: string | null, now: Date, userPermissions: PermissionSet): AgentContext {
   const user = userOf(row);
   const lockedUntil = dateOrNull(row.locked_until);
   return {
@@ -131,7 +134,7 @@ function contextOf(row: repo.CountedRequest, traceId: string | null, now: Date):
     granted: new Set(row.granted_permissions),
     failedCount: row.failed_count,
     user,
-    userPermissions: user.is_superuser ? ALL_PERMISSIONS : permissionSet(row.user_permissions),
+    userPermissions,
     userCanAct: user.is_active && !row.is_banned && row.deleted_at === null && (lockedUntil === null || lockedUntil <= now),
     permission: null,
     decision: null,
@@ -159,7 +162,7 @@ function remember(state: { id: number; user_id: number; agent_id: string }, err:
 export const refusedTokenOf = (err: unknown): RefusedToken | undefined =>
   (err instanceof AppError ? refusedTokens.get(err) : undefined);
 
-function userOf(row: repo.CountedRequest): AuthUser {
+function userOf(row: repo.TokenAndUser): AuthUser {
   const user: Record<string, unknown> = {};
   for (const column of PUBLIC_USER_COLUMNS) user[column] = row[column];
   user.created_at = new Date(row.created_at);

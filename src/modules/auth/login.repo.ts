@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
 import { dateOrNull } from '../../db/json-row.js';
 import { precompile } from '../../db/precompiled.js';
-import { grantArrays } from '../rbac/rbac.repo.js';
+import { grantRefs, grantsFrom, type GrantRefs } from '../rbac/permission-graph.js';
 import { activeSessionsOf, type NewSession } from '../sessions/sessions.repo.js';
 import { deviceFits, jsonbObject, limitsOff, sessionCreatedPayload, sessionFits, sqlLogic } from '../sessions/session-rules.js';
 import { PUBLIC_USER_COLUMNS } from '../users/user-columns.js';
@@ -21,9 +21,8 @@ const recordLoginQuery = (unlessLocked: boolean) => (db: Executor, a: Args) => {
   let update = db.updateTable('users').set({ last_login: a.now, failed_login_count: 0, lockout_count: 0, locked_until: null })
     .where('id', '=', a.id);
   if (unlessLocked) update = update.where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', a.now)]));
-  const grants = grantArrays(a.id, sql<boolean>`u.is_superuser`);
   return db.with('u', () => update.returning(PUBLIC_USER_COLUMNS)).selectFrom('u').selectAll('u')
-    .select([grants.roles.as('roles'), grants.permissions.as('permissions')]);
+    .select(grantRefs('u.id').as('refs'));
 };
 
 const markers: Args = { id: -1, now: new Date(0) };
@@ -32,8 +31,8 @@ const variants = { locked: precompile(recordLoginQuery(true), markers), any: pre
 export async function recordLogin(db: Executor, id: number, now: Date, unlessLocked: boolean) {
   const row = await variants[unlessLocked ? 'locked' : 'any'](db, { id, now });
   if (!row) return undefined;
-  const { roles, permissions, ...user } = row;
-  return { user, grants: { roles: roles ?? [], permissions: permissions ?? [] } };
+  const { refs, ...user } = row;
+  return { user, grants: await grantsFrom(db, refs, user.is_superuser) };
 }
 
 /** What the one-statement login writes: the session about to be opened and the attempt that opened it. */
@@ -65,7 +64,6 @@ export interface SignInArgs extends Omit<NewSession, 'userId'> {
  * either.
  */
 const signInQuery = (unlessLocked: boolean, withEvent: boolean, withWebhook: boolean) => (db: Executor, a: SignInArgs) => {
-  const grants = grantArrays(a.id, sql<boolean>`u.is_superuser`);
   const unlocked = unlessLocked ? sql`(select locked_until is null or locked_until <= ${a.now} from lk)` : sql`true`;
   // The limits of sessions.service.ts `enforceLimits`, on the sessions read as of the snapshot, which are current when
   // no session was added since (`sessions_version` unchanged).
@@ -113,14 +111,14 @@ const signInQuery = (unlessLocked: boolean, withEvent: boolean, withWebhook: boo
       select ${a.identifier}::text, ${a.method}::text, ${a.id}::bigint, ${a.ip}::text, ${a.applicationId}::bigint, true, null,
         ${a.now}::timestamptz from s)${event}${webhook}
     select json_build_object('unlocked', ok.unlocked, 'fits', ok.fits, 'session_id', s.id, 'user', row_to_json(u),
-      'roles', ${grants.roles}, 'permissions', ${grants.permissions}) as outcome
+      'refs', ${grantRefs('u.id')}) as outcome
     from ok left join u on true left join s on true`.compile(db) };
 };
 
 /** The outcome as one JSON value: the driver parses one field instead of describing and converting 26 columns. */
 type SignInRow = { outcome: { unlocked: boolean | null; fits: boolean | null; session_id: number | null;
   user: (Omit<PublicUser, 'created_at' | 'last_login'> & { created_at: string; last_login: string | null }) | null;
-  roles: string[] | null; permissions: string[] | null } };
+  refs: GrantRefs } };
 
 const signInMarkers: SignInArgs = {
   id: -1, now: new Date(0), applicationId: -2, deviceId: '\u0000device', deviceInfo: '\u0000info', deviceSummary: '\u0000summary',
@@ -142,7 +140,7 @@ export async function signInStatement(db: Executor, a: SignInArgs,
   if (!row?.unlocked) return { kind: 'locked' };
   if (!row.fits || row.session_id === null || !row.user) return { kind: 'fallback' };
   const user = { ...row.user, created_at: new Date(row.user.created_at), last_login: dateOrNull(row.user.last_login) };
-  return { kind: 'signed_in', sessionId: row.session_id, user, grants: { roles: row.roles ?? [], permissions: row.permissions ?? [] } };
+  return { kind: 'signed_in', sessionId: row.session_id, user, grants: await grantsFrom(db, row.refs, user.is_superuser) };
 }
 
 /** Marks a session whose sign-in proved two factors another way than a TOTP code (a passkey that verified the user). */

@@ -2,15 +2,11 @@ import { sql } from 'kysely';
 import { dateOrNull } from '../../db/json-row.js';
 import type { Executor, NewRow } from '../../db/database.js';
 import { precompile } from '../../db/precompiled.js';
-import { grantArrays } from '../rbac/rbac.repo.js';
+import { grantRefs, grantsFrom, type GrantRefs } from '../rbac/permission-graph.js';
 import { PUBLIC_USER_COLUMNS } from '../users/user-columns.js';
 
-/** Role and permission codes as access tokens carry them (null arrays read as empty). */
-const grantsOf = (row: { roles: string[] | null; permissions: string[] | null }) =>
-  ({ roles: row.roles ?? [], permissions: row.permissions ?? [] });
-
-/** A refresh token with its session and the account state refresh re-checks. */
-export const findRefreshToken = (db: Executor, tokenHash: string) =>
+/** A refresh token with its session and the account state refresh re-checks: every refresh reads it, compiled once. */
+const refreshTokenQuery = precompile((db: Executor, a: { tokenHash: string }) =>
   db.selectFrom('refresh_tokens as rt')
     .innerJoin('sessions as s', 's.id', 'rt.session_id')
     .innerJoin('users as u', 'u.id', 'rt.user_id')
@@ -19,7 +15,9 @@ export const findRefreshToken = (db: Executor, tokenHash: string) =>
       's.device_summary', 's.device_id', 'u.is_active', 'u.is_banned', 'u.deleted_at', 'u.locked_until',
       'u.must_change_password', 'u.tokens_valid_after', 'u.is_staff', 'u.is_superuser', 'u.is_2fa_enabled', 's.second_factor',
       's.auth_time'])
-    .where('rt.token_hash', '=', tokenHash).executeTakeFirst();
+    .where('rt.token_hash', '=', a.tokenHash), { tokenHash: '\u0000hash' });
+
+export const findRefreshToken = (db: Executor, tokenHash: string) => refreshTokenQuery(db, { tokenHash });
 
 /** The application a refresh token was issued to (null when none), or undefined for an unknown token. */
 export const findRefreshTokenApplication = (db: Executor, tokenHash: string) =>
@@ -27,23 +25,21 @@ export const findRefreshTokenApplication = (db: Executor, tokenHash: string) =>
 
 /** The user's role and permission codes for an access token (all permissions for a superuser), in one query. */
 export async function findGrantCodes(db: Executor, userId: number) {
-  const grants = grantArrays(userId, sql<boolean>`u.is_superuser`);
-  const row = await db.selectFrom('users as u').select([grants.roles.as('roles'), grants.permissions.as('permissions')])
+  const row = await db.selectFrom('users as u').select([grantRefs('u.id').as('refs'), 'u.is_superuser'])
     .where('u.id', '=', userId).executeTakeFirst();
-  return grantsOf(row ?? { roles: null, permissions: null });
+  return row ? grantsFrom(db, row.refs, row.is_superuser) : { roles: [], permissions: [] };
 }
 
 type Rotation = { id: number; successorHash: string; now: Date; expiresAt: Date; ip: string | null; audit: boolean; userId: number;
   superuser: boolean };
+type RotationArgs = Pick<Rotation, 'id' | 'successorHash' | 'now' | 'expiresAt' | 'ip'>;
 
 /**
- * The rotation statement. The token is found by its primary key alone: `coalesce(rotated_at, revoked_at) is null` says
- * "neither rotated nor revoked" in a form no partial index's predicate matches, so a generic plan cannot walk the
- * live-tokens-by-expiry index instead (test/db/hot-path-plans.test.ts).
+ * The rotation statement, with or without its audit event. The token is found by its primary key alone:
+ * `coalesce(rotated_at, revoked_at) is null` says "neither rotated nor revoked" in a form no partial index's predicate
+ * matches, so a generic plan cannot walk the live-tokens-by-expiry index instead (test/db/hot-path-plans.test.ts).
  */
-export function rotationStatement(p: Rotation) {
-  const grants = grantArrays(p.userId, p.superuser);
-  return sql<{ id: number; roles: string[] | null; permissions: string[] | null }>`
+const rotationQuery = (audit: boolean) => (db: Executor, p: RotationArgs) => ({ compile: () => sql<{ id: number; refs: GrantRefs }>`
     with retired as (
       update refresh_tokens set rotated_at = ${p.now}, last_used_at = ${p.now}
       where id = ${p.id} and coalesce(rotated_at, revoked_at) is null
@@ -51,16 +47,21 @@ export function rotationStatement(p: Rotation) {
     ), successor as (
       insert into refresh_tokens (session_id, user_id, application_id, token_hash, created_at, expires_at, ip_address)
       select session_id, user_id, application_id, ${p.successorHash}, ${p.now}, ${p.expiresAt}, ${p.ip} from retired
-      returning id, session_id
+      returning id, session_id, user_id
     ), extended as (
       update sessions set last_used_at = ${p.now}, expires_at = ${p.expiresAt} where id = (select session_id from successor)
-    ), audited as (
+    )${audit ? sql`, audited as (
       insert into audit_events (event_type, severity, user_id, application_id, ip_address, details, created_at)
       select 'token_refresh', 'info', user_id, application_id, ${p.ip}, jsonb_build_object('session_id', session_id), ${p.now}
-      from retired where ${p.audit}
-    )
-    select id, ${grants.roles} as roles, ${grants.permissions} as permissions from successor`;
-}
+      from retired
+    )` : sql``}
+    select id, ${grantRefs('successor.user_id')} as refs from successor`.compile(db) });
+
+const rotationMarkers: RotationArgs = { id: -1, successorHash: '\u0000hash', now: new Date(0), expiresAt: new Date(1), ip: '\u0000ip' };
+const rotations = [false, true].map((audit) => precompile(rotationQuery(audit), rotationMarkers));
+
+/** The rotation statement as it is sent: for checking its plan (test/db/hot-path-plans.test.ts). */
+export const rotationStatement = (db: Executor, p: RotationArgs, audit = true) => rotationQuery(audit)(db, p).compile();
 
 /**
  * Rotation in one statement: retire the token (only while not yet rotated — one caller wins a race), insert its
@@ -69,9 +70,8 @@ export function rotationStatement(p: Rotation) {
  * needs no further read), or undefined when the token was already rotated or revoked.
  */
 export async function rotateRefreshToken(db: Executor, p: Rotation) {
-  const { rows } = await rotationStatement(p).execute(db);
-  const row = rows[0];
-  return row && { id: row.id, grants: grantsOf(row) };
+  const row = await rotations[Number(p.audit)]!(db, p);
+  return row && { id: row.id, grants: await grantsFrom(db, row.refs, p.superuser) };
 }
 
 export const findTokenByHash = (db: Executor, tokenHash: string) =>
