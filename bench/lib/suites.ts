@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { runCommand } from './children.js';
+import { peakRssMiB, runCommand } from './children.js';
 import { startCluster } from './cluster.js';
 import {
   BENCH_PASSWORD, CLUSTER_INSTANCES, DASHBOARD_CONNECTIONS, DASHBOARD_DATABASE, DASHBOARD_VIEWERS, DATABASES, HASH_CONCURRENCY, databaseUrl,
@@ -34,7 +34,10 @@ function job(ctx: RunContext, kind: LoadKind, run: ServerRun, extra: Partial<Loa
 async function measure(ctx: RunContext, system: System, scenario: string, load: LoadJob): Promise<void> {
   log(`  ${scenario}: ${load.warmupS} s warm-up + ${load.durationS} s…`);
   try {
-    ctx.report.scenarios.push({ ...fromLoad(system, scenario, await runLoad(load)), round: ctx.round });
+    const figures = fromLoad(system, scenario, await runLoad(load));
+    // The server's peak RSS so far: after a system's first scenarios, what that load alone took (the memory target).
+    const peak = load.serverPid ? peakRssMiB(load.serverPid) : null;
+    ctx.report.scenarios.push({ ...figures, round: ctx.round, ...(peak !== null ? { server_peak_rss_mib: peak } : {}) });
   } catch (err) {
     ctx.report.failures.push(`${system} ${scenario}: ${(err as Error).message}`);
     log(`  ${scenario} failed: ${(err as Error).message}`);

@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { redactUrl } from './create-db.js';
 
 /** Longest a Redis command may take before it counts as failed; Redis answers in well under a millisecond. */
@@ -9,6 +9,8 @@ export const COMMAND_TIMEOUT_MS = 500;
  * queue) and callers fall back to per-instance state.
  */
 export async function openRedis(url: string, warn: (msg: string) => void): Promise<Redis> {
+  // Loaded only when Redis is configured: an installation without it never holds the client.
+  const { Redis } = await import('ioredis');
   const redis = new Redis(url, {
     lazyConnect: true,
     enableOfflineQueue: false,

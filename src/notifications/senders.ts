@@ -1,5 +1,5 @@
 import type { Writable } from 'node:stream';
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Config } from '../config/settings.js';
 import { maskSecrets } from './mask.js';
 import type { Purpose } from './templates.js';
@@ -46,13 +46,15 @@ function emailSender(config: Config, inbox: MemoryInbox, out: Writable): Notifie
     case 'memory':
       return async (msg) => { inbox.emails.push(msg); };
     case 'smtp': {
-      const transport = nodemailer.createTransport({
-        host: config.SMTP_HOST, port: config.SMTP_PORT, secure: config.SMTP_SECURE,
-        ...(config.SMTP_USER ? { auth: { user: config.SMTP_USER, pass: config.SMTP_PASSWORD ?? '' } } : {}),
-        connectionTimeout: SEND_TIMEOUT_MS, greetingTimeout: SEND_TIMEOUT_MS, socketTimeout: SEND_TIMEOUT_MS,
-      });
+      // The SMTP client is loaded with the first message, not at start-up.
+      let transport: Promise<Transporter> | undefined;
       return async (msg) => {
-        await transport.sendMail({ from: config.EMAIL_FROM, to: msg.to, subject: msg.subject, text: msg.text, html: msg.html,
+        transport ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport({
+          host: config.SMTP_HOST, port: config.SMTP_PORT, secure: config.SMTP_SECURE,
+          ...(config.SMTP_USER ? { auth: { user: config.SMTP_USER, pass: config.SMTP_PASSWORD ?? '' } } : {}),
+          connectionTimeout: SEND_TIMEOUT_MS, greetingTimeout: SEND_TIMEOUT_MS, socketTimeout: SEND_TIMEOUT_MS,
+        }));
+        await (await transport).sendMail({ from: config.EMAIL_FROM, to: msg.to, subject: msg.subject, text: msg.text, html: msg.html,
           messageId: msg.messageId, headers: { 'X-Gatehouse-Purpose': msg.purpose } });
       };
     }

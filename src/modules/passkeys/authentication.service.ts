@@ -1,4 +1,5 @@
-import { generateAuthenticationOptions, verifyAuthenticationResponse, type AuthenticationResponseJSON } from '@simplewebauthn/server';
+import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
+import { webauthn } from './webauthn.js';
 import type { Config } from '../../config/settings.js';
 import { addSeconds, type Clock } from '../../core/clock.js';
 import { AppError } from '../../core/errors.js';
@@ -30,7 +31,7 @@ export function createPasskeyAuthenticationService({ db, clock, config, audit, s
     if (email !== undefined && !user) throw new AppError('USER_NOT_FOUND', { status: 400 });
     // Resident-key mode and accounts with 2FA need the authenticator to verify the person: the passkey is both factors.
     const userVerification = !user || user.is_2fa_enabled ? 'required' : 'preferred';
-    const options = await generateAuthenticationOptions({
+    const options = await (await webauthn()).generateAuthenticationOptions({
       rpID: config.WEBAUTHN_RP_ID, timeout: CEREMONY_TIMEOUT_MS, userVerification,
       allowCredentials: credentials.map((c) => ({ id: c.credential_id, transports: c.transports as never })),
     });
@@ -54,7 +55,7 @@ export function createPasskeyAuthenticationService({ db, clock, config, audit, s
     allowedOrigins: readonly string[]) {
     try {
       // The counter is checked below, where a regression can be told apart from a bad assertion.
-      const { verified, authenticationInfo } = await verifyAuthenticationResponse({
+      const { verified, authenticationInfo } = await (await webauthn()).verifyAuthenticationResponse({
         response: credential, expectedChallenge: challengeMatches(hash), expectedOrigin: expectedOrigins(config, allowedOrigins),
         expectedRPID: config.WEBAUTHN_RP_ID, requireUserVerification: challenge.user_verification === 'required',
         credential: { id: row.credential_id, publicKey: new Uint8Array(row.public_key), counter: 0 },

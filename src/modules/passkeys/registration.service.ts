@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { generateRegistrationOptions, verifyRegistrationResponse, type RegistrationResponseJSON } from '@simplewebauthn/server';
+import type { RegistrationResponseJSON } from '@simplewebauthn/server';
+import { webauthn } from './webauthn.js';
 import type { Config } from '../../config/settings.js';
 import { addSeconds, toIso, type Clock } from '../../core/clock.js';
 import { AppError } from '../../core/errors.js';
@@ -34,7 +35,7 @@ export function createPasskeyRegistrationService({ db, clock, config, audit, not
     // One handle per account, kept by its credentials: an authenticator replaces its passkey for the same account.
     const handle = existing[0] ? Buffer.from(existing[0].user_handle, 'base64url') : randomBytes(32);
     const userName = user.email ?? user.username ?? `user-${user.id}`;
-    const options = await generateRegistrationOptions({
+    const options = await (await webauthn()).generateRegistrationOptions({
       rpName: config.WEBAUTHN_RP_NAME, rpID: config.WEBAUTHN_RP_ID, userName, userID: new Uint8Array(handle),
       userDisplayName: `${user.first_name} ${user.last_name}`.trim() || userName, timeout: CEREMONY_TIMEOUT_MS, attestationType: 'none',
       excludeCredentials: existing.map((c) => ({ id: c.credential_id, transports: c.transports })),
@@ -58,7 +59,7 @@ export function createPasskeyRegistrationService({ db, clock, config, audit, not
     if (!challenge) throw invalid();
     let info;
     try {
-      const verified = await verifyRegistrationResponse({
+      const verified = await (await webauthn()).verifyRegistrationResponse({
         response: credential, expectedChallenge: challengeMatches(hash), expectedOrigin: expectedOrigins(config, allowedOrigins),
         expectedRPID: config.WEBAUTHN_RP_ID, requireUserPresence: true, requireUserVerification: false, supportedAlgorithmIDs: ALGORITHMS,
       });
