@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { sql, type CompiledQuery } from 'kysely';
+import { contextStatement } from '../../src/modules/organizations/organizations.repo.js';
 import { activeSessionsOf } from '../../src/modules/sessions/sessions.repo.js';
 import { bearerStatement, rotationStatement } from '../../src/modules/sessions/tokens.repo.js';
+import { account } from '../factories/accounts.js';
 import { useTestApp } from '../helpers/test-app.js';
 
 type PlanNode = { 'Node Type': string; 'Relation Name'?: string; 'Index Name'?: string; Plans?: PlanNode[] };
@@ -67,5 +69,39 @@ describe('generic plans of the hot statements', () => {
     const statement = activeSessionsOf(t.container.db, 1, new Date()).select(['id', 'device_id', 'created_at']).compile();
     const sessions = (await genericPlan(statement)).filter((n) => n['Relation Name'] === 'sessions');
     assert.deepEqual(sessions.map((n) => n['Index Name']), ['sessions_user_created_idx'], JSON.stringify(sessions));
+  });
+
+  it('the organization context keeps its generic plan whoever asks: PostgreSQL does not plan it afresh on every request', async () => {
+    // Memberships as an installation has them: most people in an organization or two, a few (administrators, support)
+    // in a thousand each; one of the many asking.
+    const casual = await account(t, { email: 'casual@example.com' });
+    const db = t.container.db;
+    const member = sql`(select id from org_roles where code = 'member')`;
+    await sql`insert into users (email) select 'member-' || g || '@example.com' from generate_series(1, 1000) g`.execute(db);
+    await sql`insert into users (email) select 'support-' || g || '@example.com' from generate_series(1, 20) g`.execute(db);
+    await sql`insert into organizations (name, slug) select 'Org ' || g, 'org-' || g from generate_series(1, 2000) g`.execute(db);
+    await sql`insert into organization_members (organization_id, user_id, org_role_id)
+      select o.id, u.id, ${member} from users u join organizations o on o.id % 1000 = u.id % 1000 where u.email like 'member-%'`.execute(db);
+    await sql`insert into organization_members (organization_id, user_id, org_role_id)
+      select o.id, u.id, ${member} from users u join organizations o on o.id % 2 = u.id % 2 where u.email like 'support-%'`.execute(db);
+    await sql`insert into organization_members (organization_id, user_id, org_role_id)
+      select o.id, ${casual.id}, ${member} from organizations o where o.slug = 'org-1'`.execute(db);
+    await sql`analyze users, organizations, organization_members`.execute(db);
+    const compiled = contextStatement(t.container.db, { slug: 'org-1', userId: casual.id });
+    const plans = await t.container.db.connection().execute(async (conn) => {
+      await sql.raw(`prepare context_check as ${compiled.sql}`).execute(conn);
+      try {
+        const args = compiled.parameters.map(literal).join(', ');
+        // PostgreSQL plans the first five executions for their arguments, then keeps the generic plan unless the
+        // custom plans looked cheaper.
+        for (let i = 0; i < 8; i++) await sql.raw(`execute context_check(${args})`).execute(conn);
+        const { rows } = await sql<{ generic_plans: number; custom_plans: number }>`
+          select generic_plans, custom_plans from pg_prepared_statements where name = 'context_check'`.execute(conn);
+        return rows[0]!;
+      } finally {
+        await sql`deallocate context_check`.execute(conn);
+      }
+    });
+    assert.deepEqual([Number(plans.custom_plans), Number(plans.generic_plans)], [5, 3]);
   });
 });

@@ -27,8 +27,14 @@ const detailJson = (id: unknown, parentId: unknown) => sql<OrganizationDetail>`j
  * with inheritance — the ids of the roles it holds in the organization's ancestors (found through the materialized
  * path, so the whole resolution is index lookups: the slug, then memberships by (user, organization)). One JSON
  * value. The roles themselves (fixed system roles) are known to the service.
+ *
+ * The caller's id is compared as `(select $id)` in the ancestors' lookup: PostgreSQL then estimates it as on a generic
+ * plan whoever the caller is, so the prepared statement keeps its generic plan. Compared directly, a caller with few
+ * memberships made each custom plan look cheaper than the generic one, and PostgreSQL planned the statement afresh on
+ * every request (test/db/hot-path-plans.test.ts).
  */
-const contextQuery = (inheritance: boolean, detail: boolean) => precompile((db: Executor, a: { slug: string; userId: number }) =>
+type ContextArgs = { slug: string; userId: number };
+const contextQuery = (inheritance: boolean, detail: boolean) => (db: Executor, a: ContextArgs) =>
   db.selectFrom('organizations as o').where('o.slug', '=', a.slug)
     .select(sql<ContextJson>`json_build_object(
       'id', o.id, 'name', o.name, 'slug', o.slug, 'description', o.description, 'metadata', o.metadata,
@@ -37,11 +43,14 @@ const contextQuery = (inheritance: boolean, detail: boolean) => precompile((db: 
       'own', (select m.org_role_id from organization_members m
         where m.organization_id = o.id and m.user_id = ${a.userId} and m.status = 'active'),
       'inherited', ${inheritance ? sql`(select array_agg(m.org_role_id) from organization_members m
-        where m.organization_id = any(o.ancestor_ids) and m.user_id = ${a.userId} and m.status = 'active')` : sql`null`}
-      ${detail ? sql`, 'detail', ${detailJson(sql`o.id`, sql`o.parent_id`)}` : sql``})`.as('context')),
-{ slug: '\u0000slug', userId: -1 });
+        where m.organization_id = any(o.ancestor_ids) and m.user_id = (select ${a.userId}::bigint) and m.status = 'active')` : sql`null`}
+      ${detail ? sql`, 'detail', ${detailJson(sql`o.id`, sql`o.parent_id`)}` : sql``})`.as('context'));
 
-const contextQueries = [false, true].map((inheritance) => [false, true].map((detail) => contextQuery(inheritance, detail)));
+const contextQueries = [false, true].map((inheritance) => [false, true].map((detail) =>
+  precompile(contextQuery(inheritance, detail), { slug: '\u0000slug', userId: -1 })));
+
+/** The `org()` guard's statement as it is sent, with its arguments: for checking its plans (test/db/hot-path-plans.test.ts). */
+export const contextStatement = (db: Executor, a: ContextArgs, detail = true) => contextQuery(true, detail)(db, a).compile();
 
 /** `detail`: the same statement also answers the organization's detail (GET organizations/detail/ needs nothing more). */
 export async function findContext(db: Executor, slug: string, userId: number, inheritance: boolean, detail = false) {
