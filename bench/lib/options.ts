@@ -16,6 +16,12 @@ export const CLUSTER_SCENARIOS = ['cluster-login', 'cluster-me'] as const;
 const ALL = [...BASELINES, ...GATEHOUSE_SCENARIOS, ...CLUSTER_SCENARIOS, ...PEER_SCENARIOS, ...DASHBOARD_SCENARIOS, 'startup',
   'user-import'] as const;
 export const CLUSTER_GROUP = ['login', 'me', ...CLUSTER_SCENARIOS] as const;
+/**
+ * `--quick`: what a change to a hot path (authentication, sign-in, refresh, agent checks, the organization context)
+ * runs before it lands: those scenarios and the baselines their targets divide by, on PostgreSQL, one round of 5 s
+ * after 1 s of warm-up (docs/architecture.md "SQL on the hot paths").
+ */
+export const QUICK_SCENARIOS = ['argon2-verify', 'bare-select', 'bare-insert-update', 'login', 'me', 'refresh', 'org-detail', 'authorize'] as const;
 const GROUPS: Record<string, readonly string[]> = {
   baselines: BASELINES, gatehouse: GATEHOUSE_SCENARIOS, cluster: CLUSTER_GROUP, 'better-auth': PEER_SCENARIOS, dashboard: DASHBOARD_SCENARIOS,
 };
@@ -28,6 +34,8 @@ export const USAGE = `Usage: npm run bench -- [options]
   --users <n>          seeded accounts per system (default 1000)
   --rounds <n>         repeat the whole run n times; figures and ratios are medians over the rounds (default 1)
   --db <list>          Gatehouse databases: postgres,pglite (default both)
+  --quick              the hot paths and their baselines on PostgreSQL, 5 s after 1 s of warm-up, one round: what a
+                       change to a hot path runs before it lands (--only, --db, --duration, --warmup still apply)
   --only <list>        scenarios or groups, comma-separated (default all):
                        ${ALL.join(', ')};
                        groups: ${Object.keys(GROUPS).join(', ')}
@@ -66,23 +74,26 @@ export function parseOptions(argv: string[]): Options | null {
       duration: { type: 'string' }, warmup: { type: 'string' }, connections: { type: 'string' }, users: { type: 'string' },
       rounds: { type: 'string' },
       db: { type: 'string' }, only: { type: 'string' }, 'write-readme': { type: 'boolean' }, 'no-build': { type: 'boolean' },
-      reseed: { type: 'boolean' },
+      reseed: { type: 'boolean' }, quick: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) return null;
-  const databases = values.db ? list(values.db) : ['postgres', 'pglite'];
+  const quick = Boolean(values.quick);
+  if (quick && values['write-readme']) throw new Error('--quick: a quick run does not replace the results section (drop --write-readme)');
+  if (quick && values.rounds !== undefined && values.rounds !== '1') throw new Error('--quick runs one round');
+  const databases = values.db ? list(values.db) : quick ? ['postgres'] : ['postgres', 'pglite'];
   for (const db of databases) if (db !== 'postgres' && db !== 'pglite') throw new Error(`--db: unknown database "${db}"`);
   const only = new Set<string>();
-  for (const name of values.only ? list(values.only) : ALL) {
+  for (const name of values.only ? list(values.only) : quick ? QUICK_SCENARIOS : ALL) {
     const group = GROUPS[name];
     if (group) group.forEach((s) => only.add(s));
     else if ((ALL as readonly string[]).includes(name)) only.add(name);
     else throw new Error(`--only: unknown scenario or group "${name}"`);
   }
   return {
-    durationS: positiveInt('duration', values.duration, 10, 1),
-    warmupS: positiveInt('warmup', values.warmup, 2, 0),
+    durationS: positiveInt('duration', values.duration, quick ? 5 : 10, 1),
+    warmupS: positiveInt('warmup', values.warmup, quick ? 1 : 2, 0),
     connections: positiveInt('connections', values.connections, 16, 1),
     users: positiveInt('users', values.users, 1000, 1),
     rounds: positiveInt('rounds', values.rounds, 1, 1),
