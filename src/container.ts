@@ -133,7 +133,7 @@ export async function buildContainer(opts: ContainerOptions) {
     longestTokenLifetime: Math.max(config.JWT_ACCESS_TOKEN_LIFETIME, ADMIN_SETUP_TOKEN_LIFETIME), onError });
   // What a person delegated ends with their sessions: the session service revokes it in the same transaction.
   const delegations = createDelegationService({ clock, audit });
-  const sessions = createSessionService({ db, clock, config, audit, events, keys, delegations });
+  const sessions = createSessionService({ db, clock, config, audit, events, keys, delegations, rbac });
   const bearer = createBearerService({ db, clock, config, keys });
   const lockout = createLockoutService({ db, clock, config, audit, events });
   const notices = createSecurityNoticeService({ clock, outbox });

@@ -26,8 +26,8 @@ const USER_COLUMNS = [...PUBLIC_USER_COLUMNS, 'is_banned', 'deleted_at', 'locked
 /**
  * Every agent request runs this one statement: it counts the request against the per-minute window and the
  * total, and answers the token, its delegating user (with the public fields, so `GET me/` needs nothing more)
- * and the references of that user's grants (their codes come from the permission graph) — or nothing when the token is unknown, not active, expired or over a
- * breaker (then {@link tripBreakers} says why).
+ * and the references of that user's grants (their codes come from the permission graph) — or nothing when the token
+ * is unknown, not active, expired or over a breaker (then {@link tripBreakers} says why).
  */
 const COUNT_REQUEST = `
   with t as (

@@ -1,5 +1,4 @@
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
-import { webauthn } from './webauthn.js';
 import type { Config } from '../../config/settings.js';
 import { addSeconds, type Clock } from '../../core/clock.js';
 import { AppError } from '../../core/errors.js';
@@ -13,6 +12,7 @@ import { beginAnswer, CEREMONY_TIMEOUT_MS, CHALLENGE_LIFETIME, challengeMatches,
 import { expectedOrigins } from './origins.js';
 import * as repo from './passkeys.repo.js';
 import type { AuthenticateCompleteInput } from './passkeys.schemas.js';
+import { webauthn } from './webauthn.js';
 
 type Deps = { db: Db; clock: Clock; config: Config; audit: AuditService; signIn: SignInService };
 

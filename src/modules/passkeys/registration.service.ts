@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import type { RegistrationResponseJSON } from '@simplewebauthn/server';
-import { webauthn } from './webauthn.js';
 import type { Config } from '../../config/settings.js';
 import { addSeconds, toIso, type Clock } from '../../core/clock.js';
 import { AppError } from '../../core/errors.js';
@@ -15,6 +14,7 @@ import { ALGORITHMS, beginAnswer, CEREMONY_TIMEOUT_MS, CHALLENGE_LIFETIME, chall
 import { expectedOrigins } from './origins.js';
 import * as repo from './passkeys.repo.js';
 import type { RegisterCompleteInput } from './passkeys.schemas.js';
+import { webauthn } from './webauthn.js';
 
 type Deps = { db: Db; clock: Clock; config: Config; audit: AuditService; notices: SecurityNoticeService };
 

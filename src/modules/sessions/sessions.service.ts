@@ -9,6 +9,7 @@ import { newRefreshToken, successorOf } from '../../security/refresh-token.js';
 import type { AuditService } from '../audit/audit.service.js';
 import type { DelegationService } from '../agents/delegations.service.js';
 import type { KeyService } from '../keys/keys.service.js';
+import type { RbacService } from '../rbac/rbac.service.js';
 import type { WebhookEvents } from '../webhooks/webhook-events.service.js';
 import { describeDevice, deviceIdFor } from './device.js';
 import { tokenScopeFor, type ScopeSubject } from './scope.js';
@@ -20,6 +21,8 @@ type Deps = {
   db: Db; clock: Clock; config: Config; audit: AuditService; events: WebhookEvents; keys: KeyService;
   /** What the person delegated, ended with their sessions (docs/agents.md "Threat model"). */
   delegations: Pick<DelegationService, 'revokeIssuedBefore'>;
+  /** The codes a new access token carries, when the caller has not just read them. */
+  rbac: Pick<RbacService, 'grantsOfUserId'>;
 };
 
 export interface RequestMeta {
@@ -54,7 +57,7 @@ export interface IssuedTokens {
   token_scope: TokenScope;
 }
 
-export function createSessionService({ db, clock, config, audit, events, keys, delegations }: Deps) {
+export function createSessionService({ db, clock, config, audit, events, keys, delegations, rbac }: Deps) {
   // A separate key for deriving rotation successors, so the signing key is used for one purpose only. With an asymmetric
   // algorithm the JWT secret may be unset; the encryption key, then required, takes its place.
   const rotationKey = createHmac('sha256', config.JWT_SECRET_KEY ?? config.ENCRYPTION_KEY!).update('gatehouse refresh rotation').digest();
@@ -114,7 +117,7 @@ export function createSessionService({ db, clock, config, audit, events, keys, d
     await events.emit(trx, 'session.created', sessionCreatedPayload({ user_id: user.id, session_id: sessionId,
       application_id: meta.applicationId, method: 'method' in meta && typeof meta.method === 'string' ? meta.method : null, scope,
       ip_address: meta.ip }));
-    return issue(session, sessionId, scope, opts.grants ?? await tokens.findGrantCodes(trx, user.id), opts.accessLifetime);
+    return issue(session, sessionId, scope, opts.grants ?? await rbac.grantsOfUserId(user.id, trx), opts.accessLifetime);
   }
 
   /** Everything a new session needs that no query decides: device, first refresh token, expiry, limits. */
@@ -173,7 +176,7 @@ export function createSessionService({ db, clock, config, audit, events, keys, d
     // The session lives as long as its newest token, so the lifetime this response announces holds.
     const rotated = row.rotated_at === null
       ? await tokens.rotateRefreshToken(db, { id: row.id, successorHash: next.hash, now, expiresAt, ip: meta.ip,
-        audit: audit.enabled('info'), userId: row.user_id, superuser: row.is_superuser })
+        audit: audit.enabled('info'), superuser: row.is_superuser })
       : undefined;
     if (rotated) {
       // The rotation statement wrote the `token_refresh` audit event itself, and read the grants.
@@ -209,7 +212,7 @@ export function createSessionService({ db, clock, config, audit, events, keys, d
     if (outcome.kind === 'failed') throw new AppError('REFRESH_FAILED');
     // An account made an administrator since its login gets only what it needs to set up 2FA.
     const scope = tokenScopeFor(outcome.account, config);
-    const grants = outcome.grants ?? await tokens.findGrantCodes(db, outcome.userId);
+    const grants = outcome.grants ?? await rbac.grantsOfUserId(outcome.userId);
     const access = await accessToken(outcome.userId, outcome.sessionId, meta.applicationId, scope, grants, outcome.authTime);
     if (!outcome.audited) {
       await audit.record({ event_type: 'token_refresh', user_id: outcome.userId, application_id: meta.applicationId,

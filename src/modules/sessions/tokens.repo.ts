@@ -23,15 +23,7 @@ export const findRefreshToken = (db: Executor, tokenHash: string) => refreshToke
 export const findRefreshTokenApplication = (db: Executor, tokenHash: string) =>
   db.selectFrom('refresh_tokens').select('application_id').where('token_hash', '=', tokenHash).executeTakeFirst();
 
-/** The user's role and permission codes for an access token (all permissions for a superuser), in one query. */
-export async function findGrantCodes(db: Executor, userId: number) {
-  const row = await db.selectFrom('users as u').select([grantRefs('u.id').as('refs'), 'u.is_superuser'])
-    .where('u.id', '=', userId).executeTakeFirst();
-  return row ? grantsFrom(db, row.refs, row.is_superuser) : { roles: [], permissions: [] };
-}
-
-type Rotation = { id: number; successorHash: string; now: Date; expiresAt: Date; ip: string | null; audit: boolean; userId: number;
-  superuser: boolean };
+type Rotation = { id: number; successorHash: string; now: Date; expiresAt: Date; ip: string | null; audit: boolean; superuser: boolean };
 type RotationArgs = Pick<Rotation, 'id' | 'successorHash' | 'now' | 'expiresAt' | 'ip'>;
 
 /**
