@@ -31,6 +31,10 @@ export const grantRefsSql = (userColumn: string) => `json_build_object(
 
 export const grantRefs = (userColumn: string): RawBuilder<GrantRefs> => sql.raw<GrantRefs>(grantRefsSql(userColumn));
 
+/** The one role of a user holding nothing else (the usual case): its codes are answered as computed for the role. */
+const soleRole = (refs: GrantRefs): number | undefined =>
+  (refs.permissions.length === 0 && refs.roles.length === 1 ? refs.roles[0] : undefined);
+
 const byCodePoint = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** The graph as of one version: each role's code and effective codes, each permission's code with its descendants'. */
@@ -47,7 +51,8 @@ export class PermissionGraph {
     for (const [id, , parent] of rows.permissions) {
       if (parent !== null) children.set(parent, [...(children.get(parent) ?? []), id]);
     }
-    // Holding a permission grants its descendants (docs/rbac.md); the walk stops at a permission already reached.
+    // Holding a permission grants its descendants (docs/access-control.md "The model"); the walk stops at a permission
+    // already reached.
     for (const [id] of rows.permissions) {
       const reached = new Set<number>();
       const stack = [id];
@@ -82,7 +87,8 @@ export class PermissionGraph {
   grantsOf(refs: GrantRefs, superuser: boolean): Grants {
     const roles = refs.roles.flatMap((id) => this.roleCodes.get(id) ?? []).sort(byCodePoint);
     if (superuser) return { roles, permissions: [...this.allCodes] };
-    if (refs.permissions.length === 0 && refs.roles.length === 1) return { roles, permissions: [...(this.roleGrants.get(refs.roles[0]!) ?? [])] };
+    const sole = soleRole(refs);
+    if (sole !== undefined) return { roles, permissions: [...(this.roleGrants.get(sole) ?? [])] };
     const codes = new Set<string>();
     for (const id of refs.roles) for (const c of this.roleGrants.get(id) ?? []) codes.add(c);
     for (const c of this.codesOf(refs.permissions)) codes.add(c);
@@ -92,7 +98,8 @@ export class PermissionGraph {
   /** The effective permissions the refs stand for, as the permission checks read them (shared per role). */
   permissionSetOf(refs: GrantRefs, superuser: boolean): PermissionSet {
     if (superuser) return ALL_PERMISSIONS;
-    if (refs.permissions.length === 0 && refs.roles.length === 1) return this.roleSets.get(refs.roles[0]!) ?? permissionSet([]);
+    const sole = soleRole(refs);
+    if (sole !== undefined) return this.roleSets.get(sole) ?? permissionSet([]);
     return permissionSet(this.grantsOf(refs, false).permissions);
   }
 }
