@@ -4123,7 +4123,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description The keys that verify access tokens: the signing key and those still verifying. Empty with HS256. */
+                /** @description The keys that verify access tokens (the signing key first, then those still verifying), then the OpenID Provider's own keys once it has some. Empty with HS256 alone. */
                 200: {
                     headers: {
                         [name: string]: unknown;

@@ -158,6 +158,14 @@ export const SETTINGS = {
   ACCOUNT_DELETION_GRACE_PERIOD_DAYS: int(30, 'Days between a confirmed deletion request and anonymization.'),
   ACCOUNT_DELETION_CONFIRMATION_LIFETIME: int(86400, 'Seconds the emailed account-deletion confirmation token stays valid.', lifetime),
   PURGE_IP_ON_DELETION: bool(false, 'When an account is deleted, also blank the IP addresses and user agents of its audit rows.'),
+  // OAuth 2.1 authorization server and OpenID Provider
+  OAUTH_ENABLED: bool(false, 'The OAuth 2.1 authorization server and OpenID Provider at the host root (`/oauth/*` and the '
+    + 'discovery documents, docs/oauth.md); off, those routes answer 404.', { debugDefault: true, defaultLabel: '`true` in debug, else `false`' }),
+  OAUTH_DYNAMIC_REGISTRATION: bool(true, 'Dynamic client registration (RFC 7591) at `/oauth/register`, public clients only, '
+    + 'rate-limited per IP, while the OAuth server is on.'),
+  OAUTH_ALLOW_PRIVATE_CLIENT_METADATA: bool(false, 'Fetch Client ID Metadata Documents from `http` URLs and from loopback and '
+    + 'private addresses (tests, local development).'),
+  OAUTH_SESSION_LIFETIME: int(14 * DAY, 'Seconds the sign-in session of the OAuth pages lasts (an HttpOnly cookie of its own).', lifetime),
   // Notifications
   EMAIL_BACKEND: oneOf('console', ['console', 'smtp', 'memory'] as const, 'Email delivery: `console`, `smtp`, or `memory` (tests).'),
   EMAIL_FROM: str('no-reply@localhost', 'Sender address.'),

@@ -20,6 +20,8 @@ export interface ApplicationsTable {
   is_active: Generated<boolean>;
   redirect_uris: Json<string[]>;
   allowed_origins: Json<string[]>;
+  /** Where RP-initiated logout may send the person back (docs/oauth.md "Clients"). */
+  post_logout_redirect_uris: Json<string[]>;
   created_by: number | null;
   /** Set on what `gatehouse seed` manages (`console`); null for an operator's application. */
   builtin: ColumnType<string | null, string | null | undefined, never>;
@@ -533,6 +535,22 @@ export interface SigningKeysTable {
   activated_at: Timestamp;
   superseded_at: NullableTimestamp;
   verifies_until: NullableTimestamp;
+  /** What the key signs: access tokens, or the OpenID Provider's tokens (docs/resource-servers.md "The OpenID Provider's keys"). */
+  purpose: Generated<'access' | 'oauth'>;
+}
+
+/**
+ * One record of the OpenID Provider (docs/oauth.md "Storage"): a code, token, grant, session, interaction or registered
+ * client, found by the SHA-256 of its id; the payload never holds the id itself.
+ */
+export interface OauthRecordsTable {
+  model: string;
+  id_hash: string;
+  payload: Json<Record<string, unknown>>;
+  grant_id: string | null;
+  uid: string | null;
+  expires_at: NullableTimestamp;
+  consumed_at: NullableTimestamp;
 }
 
 /** A webhook subscription (docs/webhooks.md). The signing secret is kept sealed: it must be recovered to sign. */
@@ -664,6 +682,7 @@ export interface DatabaseSchema {
   invitation_sends: InvitationSendsTable;
   sealed_values: SealedValuesTable;
   permission_graph_version: PermissionGraphVersionTable;
+  oauth_records: OauthRecordsTable;
 }
 
 export type Db = Kysely<DatabaseSchema>;

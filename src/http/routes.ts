@@ -17,6 +17,7 @@ import exportRoutes from '../modules/export/export.routes.js';
 import jwksRoutes from '../modules/keys/jwks.routes.js';
 import wellKnownRoutes from '../modules/keys/well-known.routes.js';
 import mediaRoutes from '../modules/media/media.routes.js';
+import oauthRoutes from '../modules/oauth/oauth.routes.js';
 import healthRoutes from '../modules/ops/health.routes.js';
 import metricsRoutes from '../modules/ops/metrics.routes.js';
 import invitationRoutes from '../modules/organizations/invitations.routes.js';
@@ -81,5 +82,6 @@ export const ROOT_ROUTES: RoutePlugin[] = [
   rootRefreshRoutes,
   mediaRoutes,
   wellKnownRoutes,
+  oauthRoutes,
   consoleRoutes,
 ];

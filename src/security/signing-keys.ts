@@ -121,3 +121,18 @@ export const publishedJwk = (m: { kid: string; algorithm: AsymmetricAlgorithm; p
   return { kty, ...(crv ? { crv } : {}), ...(x ? { x } : {}), ...(y ? { y } : {}), ...(n ? { n } : {}), ...(e ? { e } : {}),
     kid: m.kid, alg: m.algorithm, use: 'sig' };
 };
+
+/**
+ * A private key as a signer's key set holds it (oidc-provider's `jwks` takes private JWKs: it signs with them and
+ * verifies its own tokens): every member of the key, pinned to its one algorithm, for signatures. Never published.
+ */
+export type PrivateJwk = JWK & { kty: string; kid: string; alg: AsymmetricAlgorithm; use: 'sig' };
+
+/** The private JWK of a PEM key (Node's KeyObject export); throws when the PEM is not a key that signs with `algorithm`. */
+export function privateJwkOf(m: { kid: string; algorithm: AsymmetricAlgorithm; privatePem: string }): PrivateJwk {
+  const key = readPrivateKey(m.privatePem);
+  const problem = algorithmMismatch(key, m.algorithm);
+  if (problem) throw new Error(problem);
+  const jwk = key.export({ format: 'jwk' }) as JWK & { kty: string };
+  return { ...jwk, kid: m.kid, alg: m.algorithm, use: 'sig' };
+}

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import { openRuntime } from '../../src/main.js';
 import { lines, runCli, startServer, type CliResult } from '../helpers/cli.js';
 import { createScratchDatabase, DATABASE_TARGETS, type ScratchDatabase } from '../helpers/scratch-db.js';
 
@@ -207,3 +208,52 @@ describe('a rotation by the command reaches a running server within a second (po
     }
   });
 });
+
+for (const { kind, skip } of DATABASE_TARGETS) {
+  describe(`gatehouse keys and the OpenID Provider's own keys (${kind})`, { skip }, () => {
+    let database: ScratchDatabase;
+    const HS = { SVC_JWT_SECRET_KEY: 's'.repeat(40), SVC_ENCRYPTION_KEY: ENCRYPTION_KEY };
+    const run = (args: string[], env: Record<string, string> = HS) => runCli(['keys', ...args], { env: { ...database.env, ...env } });
+
+    before(async () => {
+      database = await createScratchDatabase(kind, { prepared: true });
+      // The authorization server asks for its keys (as a server with it on does): the first RS256 key is created then.
+      const rt = await openRuntime({ ...database.env, ...HS, SVC_DEBUG: 'true', SVC_LOG_LEVEL: 'silent' }, { warn: () => undefined });
+      try {
+        await rt.container.services.keys.providerKeys();
+      } finally {
+        await rt.close();
+      }
+    });
+    after(async () => { await database?.drop(); });
+
+    it('rotate rotates the OpenID Provider\'s set: alone with HS256, after the access key with EdDSA', async () => {
+      const [first] = JSON.parse((await run(['list', '--json'])).stdout).filter((k: { purpose: string }) => k.purpose === 'oauth')
+        .map((k: { kid: string }) => k.kid) as string[];
+      assert.ok(first);
+      const alone = await run(['rotate']);
+      assert.equal(alone.code, 0, alone.stderr);
+      const second = /New OpenID Provider key (\S+) \(RS256\) signs from now on/.exec(alone.stdout)?.[1];
+      assert.ok(second && second !== first, alone.stdout);
+      assert.match(alone.stdout, new RegExp(`Previous key ${first} keeps verifying until \\S+, then retires`));
+      assert.doesNotMatch(alone.stdout, /New signing key/);
+
+      const both = await run(['rotate'], EDDSA);
+      assert.equal(both.code, 0, both.stderr);
+      assert.match(both.stdout, /New signing key \S+ \(EdDSA\) signs from now on/);
+      assert.match(both.stdout, new RegExp(`New OpenID Provider key \\S+ \\(RS256\\) signs from now on\\.\\nPrevious key ${second} `));
+    });
+
+    it('list shows each key\'s purpose, as JSON and as a column of the table', async () => {
+      const json = await run(['list', '--json'], EDDSA);
+      assert.equal(json.code, 0, json.stderr);
+      const keys = JSON.parse(json.stdout) as Array<Record<string, unknown>>;
+      assert.deepEqual(keys.map((k) => [k.algorithm, k.purpose, k.state]),
+        [['EdDSA', 'access', 'active'], ['RS256', 'oauth', 'verifying'], ['RS256', 'oauth', 'verifying'], ['RS256', 'oauth', 'active']]);
+      const text = lines((await run(['list'], EDDSA)).stdout);
+      assert.match(text[0]!, /^KID\s+ALGORITHM\s+PURPOSE\s+STATE\s+SOURCE\s+CREATED\s+SIGNS UNTIL\s+VERIFIES UNTIL$/);
+      assert.match(text[1]!, /^\S+\s+EdDSA\s+access\s+active\s+database\s/);
+      assert.match(text[4]!, /^\S+\s+RS256\s+oauth\s+active\s+database\s/);
+    });
+  });
+}

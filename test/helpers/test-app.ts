@@ -53,6 +53,8 @@ const BASE_ENV: Env = {
   SVC_JWT_SECRET_KEY: 'test-secret-key-that-is-at-least-32-bytes-long',
   // Nothing leaves loopback: a preset with the breach check on gets a refused connection and the local list.
   SVC_BREACH_CHECK_API_URL: 'http://127.0.0.1:9',
+  // The authorization server (on in debug) is turned on by the tests about it (test/http/oauth/).
+  SVC_OAUTH_ENABLED: 'false',
 };
 
 /** How each open app puts its application back after a reset (the process has one database, shared by its apps). */

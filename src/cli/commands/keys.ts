@@ -2,7 +2,8 @@ import type { Env } from '../../config/load.js';
 import { toIso } from '../../core/clock.js';
 import { migrateToLatest } from '../../db/migrator.js';
 import { checkStoredKey, openRuntime, type Runtime } from '../../main.js';
-import type { KeyListing } from '../../modules/keys/keys.service.js';
+import type { KeyListing, Rotation } from '../../modules/keys/keys.service.js';
+import { OPENID_ALGORITHM } from '../../modules/keys/openid-keys.js';
 import { servedRuntime } from '../context.js';
 import { print, printError, printJson, UsageError } from '../output.js';
 import { runtimeOptions } from './database.js';
@@ -26,9 +27,12 @@ async function withKeys<T>(env: Env, fn: (rt: Runtime) => Promise<T>): Promise<T
 const SOURCES = { secret: 'SVC_JWT_SECRET_KEY', environment: 'SVC_JWT_PRIVATE_KEY', database: 'database' } as const;
 const date = (d: Date | null) => toIso(d)?.replace(/\.\d{3}Z$/, 'Z') ?? '-';
 
+/** One row per key; a PURPOSE column once the OpenID Provider has keys of its own beside the access keys. */
 function table(keys: KeyListing[]): string[] {
-  const rows = [['KID', 'ALGORITHM', 'STATE', 'SOURCE', 'CREATED', 'SIGNS UNTIL', 'VERIFIES UNTIL'],
-    ...keys.map((k) => [k.kid, k.algorithm, k.state, SOURCES[k.source], date(k.created_at), date(k.superseded_at),
+  const hasPurposes = keys.some((k) => k.purpose !== 'access');
+  const purposeOf = (k: KeyListing) => (hasPurposes ? [k.purpose] : []);
+  const rows = [['KID', 'ALGORITHM', ...(hasPurposes ? ['PURPOSE'] : []), 'STATE', 'SOURCE', 'CREATED', 'SIGNS UNTIL', 'VERIFIES UNTIL'],
+    ...keys.map((k) => [k.kid, k.algorithm, ...purposeOf(k), k.state, SOURCES[k.source], date(k.created_at), date(k.superseded_at),
       date(k.verifies_until)])];
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   return rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd());
@@ -70,11 +74,32 @@ export async function keysListCommand(env: Env, opts: { json: boolean }): Promis
   });
 }
 
-/** `gatehouse keys rotate`: a new key signs from now on; the previous one verifies until its last token has expired. */
+function printRotation(rotation: Rotation, what: string): void {
+  print(`New ${what} ${rotation.kid} (${rotation.algorithm}) signs from now on.`);
+  if (rotation.previous) {
+    print(`Previous key ${rotation.previous.kid} keeps verifying until ${date(rotation.previous.verifies_until)}, then retires.`);
+  }
+}
+
+/**
+ * `gatehouse keys rotate`: a new key signs from now on; the previous one verifies until its last token has expired. The
+ * OpenID Provider's own key set, when it has one, is rotated too (docs/resource-servers.md "The OpenID Provider's keys").
+ */
 export async function keysRotateCommand(env: Env): Promise<void> {
   await withKeys(env, async (rt) => {
     const { container } = rt;
     const { keys } = container.services;
+    // The new keys are sealed with the configured encryption key: one that cannot open the stored ones must not seal them.
+    const checkEncryptionKey = () => checkStoredKey(rt, { write: false, warn: (m) => printError(`warning: ${m}`) });
+    if (keys.source !== 'database' && await keys.hasOpenIdKeySet()) {
+      // Access keys Gatehouse does not manage: the OpenID Provider's own set is rotated alone.
+      await checkEncryptionKey();
+      print(`Generating an ${OPENID_ALGORITHM} key for the OpenID Provider…`);
+      const openid = (await keys.rotateOpenId())!;
+      printRotation(openid, 'OpenID Provider key');
+      printAnnounced(openid);
+      return;
+    }
     if (keys.source === 'secret') {
       throw new UsageError('keys rotate: SVC_JWT_ALGORITHM is HS256, which signs with SVC_JWT_SECRET_KEY; set SVC_JWT_ALGORITHM to '
         + 'EdDSA, ES256 or RS256 for keys that Gatehouse generates and rotates');
@@ -83,16 +108,16 @@ export async function keysRotateCommand(env: Env): Promise<void> {
       throw new UsageError('keys rotate: the signing key comes from SVC_JWT_PRIVATE_KEY and is not rotated by Gatehouse; unset it to '
         + 'let Gatehouse generate and rotate keys, or replace it (tokens signed with the old key are then refused)');
     }
-    // The new key is sealed with the configured encryption key: one that cannot open the stored ones must not seal it.
-    await checkStoredKey(rt, { write: false, warn: (m) => printError(`warning: ${m}`) });
+    await checkEncryptionKey();
     print(`Generating a ${container.config.JWT_ALGORITHM} key…`);
     const rotation = await keys.rotate();
-    print(`New signing key ${rotation.kid} (${rotation.algorithm}) signs from now on.`);
-    if (rotation.previous) {
-      print(`Previous key ${rotation.previous.kid} keeps verifying until ${date(rotation.previous.verifies_until)}, then retires.`);
-    }
-    print(rotation.announced
-      ? 'Running instances were told and switch at once.'
-      : 'Running instances could not be told; each switches at its next check of the keys, within 5 seconds.');
+    printRotation(rotation, 'signing key');
+    const openid = await keys.rotateOpenId();
+    if (openid) printRotation(openid, 'OpenID Provider key');
+    printAnnounced(openid ?? rotation);
   });
 }
+
+const printAnnounced = (rotation: Rotation) => print(rotation.announced
+  ? 'Running instances were told and switch at once.'
+  : 'Running instances could not be told; each switches at its next check of the keys, within 5 seconds.');

@@ -25,6 +25,8 @@ import * as m0023 from './0023_webhook_delivery_attempts.js';
 import * as m0024 from './0024_invitation_sends.js';
 import * as m0025 from './0025_sealed_values.js';
 import * as m0026 from './0026_permission_graph_version.js';
+import * as m0027 from './0027_signing_key_purpose.js';
+import * as m0028 from './0028_oauth_records.js';
 
 /** Every migration, in order. Migrations are frozen once released: add a new one, never edit an old one. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -54,4 +56,6 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0024_invitation_sends': m0024,
   '0025_sealed_values': m0025,
   '0026_permission_graph_version': m0026,
+  '0027_signing_key_purpose': m0027,
+  '0028_oauth_records': m0028,
 };

@@ -13,6 +13,8 @@ export interface AppContext {
   kind: ApplicationKind;
   redirect_uris: string[];
   allowed_origins: string[];
+  /** Where RP-initiated logout may send the person back (docs/oauth.md "Clients"). */
+  post_logout_redirect_uris: string[];
 }
 
 /** A key-only request: the public application it names, or why it is refused. */
@@ -39,6 +41,7 @@ const DUMMY_SECRET_DIGEST = randomBytes(32);
 
 export const toContext = (row: repo.ApplicationRow): AppContext => ({
   id: row.id, name: row.name, kind: row.kind, redirect_uris: row.redirect_uris, allowed_origins: row.allowed_origins,
+  post_logout_redirect_uris: row.post_logout_redirect_uris,
 });
 
 /**
@@ -118,6 +121,11 @@ export function createAppCredentialService({ db, clock, changes }: Deps) {
     return checkOrigin(await entryFor(accessKey), origin);
   }
 
+  /** The active application with this access key, or null: an OAuth client as the authorization server sees it (docs/oauth.md). */
+  async function activeApplication(accessKey: string): Promise<AppContext | null> {
+    return (await entryFor(accessKey)).app;
+  }
+
   /** Whether some active application lists `origin` (a CORS preflight, which carries no credentials). */
   async function isAllowedOrigin(origin: string): Promise<boolean> {
     const now = clock.now().getTime();
@@ -134,7 +142,7 @@ export function createAppCredentialService({ db, clock, changes }: Deps) {
     origins = undefined;
   });
 
-  return { authenticate, authenticateCached, authenticatePublic, authenticatePublicCached, isAllowedOrigin };
+  return { authenticate, authenticateCached, authenticatePublic, authenticatePublicCached, isAllowedOrigin, activeApplication };
 }
 
 export type AppCredentialService = ReturnType<typeof createAppCredentialService>;

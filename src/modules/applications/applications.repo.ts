@@ -3,7 +3,7 @@ import { containsPattern, type Order } from '../../core/listing.js';
 
 export type ApplicationRow = Omit<Row<'applications'>, 'secret_hash'>;
 
-const PUBLIC_COLUMNS = ['id', 'name', 'description', 'kind', 'access_key', 'is_active', 'redirect_uris', 'allowed_origins',
+const PUBLIC_COLUMNS = ['id', 'name', 'description', 'kind', 'access_key', 'is_active', 'redirect_uris', 'post_logout_redirect_uris', 'allowed_origins',
   'created_by', 'builtin', 'created_at', 'updated_at'] as const;
 
 export const insertApplication = (db: Executor, values: NewRow<'applications'>) =>

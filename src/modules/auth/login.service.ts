@@ -4,7 +4,12 @@ import { canSignIn } from '../users/account-state.js';
 import type { PasswordVerifier } from '../users/password-verifier.js';
 import * as users from '../users/lookup.js';
 import type { LockoutService, LockTarget } from './lockout.service.js';
-import type { LoginMeta, SignInService } from './sign-in.service.js';
+import type { LoginMeta, ProviderSignIn, SignInService } from './sign-in.service.js';
+
+export type { LoginMeta } from './sign-in.service.js';
+
+/** How the authorization server's sign-in page ends: signed in, refused with a reason, or on to the code page. */
+export type ProviderOutcome = ProviderSignIn | 'second_factor_required';
 
 type Deps = { db: Db; lockout: LockoutService; signIn: SignInService; verifyPassword: PasswordVerifier['verify'] };
 
@@ -18,10 +23,10 @@ export interface PasswordLoginInput {
 /** The password login; what follows the password is the sign-in every method shares (sign-in.service.ts). */
 export function createLoginService({ db, lockout, signIn, verifyPassword }: Deps) {
   /**
-   * POST login/email/ and login/phone/, as named steps: find user → locked? → verify password → record attempt →
-   * account state → second factor → token scope → session and device limits → issue tokens.
+   * The steps every password sign-in takes before its ending: find user → locked? → verify password → record attempt →
+   * account state → second factor. Answers the account and the identifier it was found by.
    */
-  async function loginWithPassword(input: PasswordLoginInput, meta: LoginMeta) {
+  async function checkCredentials(input: PasswordLoginInput, meta: LoginMeta, { secondFactor = true } = {}) {
     const identifier = 'email' in input.by ? input.by.email : input.by.phone;
     const user = await users.findUserForLogin(db, input.by);
     const target: LockTarget = user ? { userId: user.id, lockedUntil: user.locked_until } : { identifier };
@@ -38,11 +43,47 @@ export function createLoginService({ db, lockout, signIn, verifyPassword }: Deps
       await signIn.failed(identifier, meta, user.id, user.is_banned ? 'banned' : 'inactive');
       throw new AppError('LOGIN_FAILED');
     }
-    await signIn.secondFactor(user, input.totp_code, target, identifier, meta);
+    if (secondFactor) await signIn.secondFactor(user, input.totp_code, target, identifier, meta);
+    return { user, identifier };
+  }
+
+  /**
+   * POST login/email/ and login/phone/, as named steps: the credential checks, then token scope → session and device
+   * limits → issue tokens.
+   */
+  async function loginWithPassword(input: PasswordLoginInput, meta: LoginMeta) {
+    const { user, identifier } = await checkCredentials(input, meta);
     return signIn.completeLogin(user, identifier, input.device_info, meta);
   }
 
-  return { loginWithPassword };
+  /** The sign-in page of the authorization server (docs/oauth.md "Sign-in and consent"): the same checks, no session. */
+  async function signInForProvider(input: PasswordLoginInput, meta: LoginMeta): Promise<{ user: { id: number }; outcome: ProviderOutcome }> {
+    const { user, identifier } = await checkCredentials(input, meta, { secondFactor: false });
+    // With 2FA the code is asked on a page of its own (secondFactorForProvider).
+    if (user.is_2fa_enabled) return { user, outcome: 'second_factor_required' };
+    return { user, outcome: await signIn.completeProviderSignIn(user, identifier, meta) };
+  }
+
+  /**
+   * The second page of a sign-in on the authorization server, for an account whose password was right and which has 2FA:
+   * the lock and account state again (they may have changed), the code (wrong ones count toward lockout), then the
+   * same ending as the first page.
+   */
+  async function secondFactorForProvider(userId: number, identifier: string, code: string, meta: LoginMeta)
+    : Promise<{ user: { id: number }; outcome: ProviderOutcome }> {
+    const user = await users.findUserForLoginById(db, userId);
+    if (!user) throw new AppError('LOGIN_FAILED');
+    const target: LockTarget = { userId: user.id, lockedUntil: user.locked_until };
+    await signIn.assertNotLocked(target, identifier, meta, user.id);
+    if (!canSignIn(user)) {
+      await signIn.failed(identifier, meta, user.id, user.is_banned ? 'banned' : 'inactive');
+      throw new AppError('LOGIN_FAILED');
+    }
+    await signIn.secondFactor(user, code, target, identifier, meta);
+    return { user, outcome: await signIn.completeProviderSignIn(user, identifier, meta) };
+  }
+
+  return { loginWithPassword, signInForProvider, secondFactorForProvider };
 }
 
 export type LoginService = ReturnType<typeof createLoginService>;

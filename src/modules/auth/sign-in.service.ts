@@ -35,6 +35,9 @@ type Deps = {
   rbac: RbacService; verifySecondFactor?: SecondFactorVerifier; onSignIn?: SignInHook; events: WebhookEvents;
 };
 
+/** How a sign-in on the authorization server's pages ended once the credentials were right. */
+export type ProviderSignIn = 'signed_in' | 'admin_2fa_setup_required' | 'password_change_required' | 'deletion_pending';
+
 /** The restricted token of an administrator without 2FA lives 15 minutes (docs/authentication.md "Admin gate"). */
 export const ADMIN_SETUP_TOKEN_LIFETIME = 900;
 
@@ -154,6 +157,32 @@ export function createSignInService(deps: Deps) {
     return { ...body, refresh_expires_in: 0, deletion_pending: true, scheduled_deletion_date: user.deletion_scheduled_at!.toISOString() };
   }
 
+  /**
+   * A password sign-in on the authorization server's pages (docs/oauth.md "Sign-in and consent"), after the password
+   * and second factor: every check `completeLogin` makes, but no Gatehouse session is opened. What would give a
+   * restricted token refuses instead (an administrator without 2FA, a forced password change, a pending deletion);
+   * otherwise the last login and the attempt are recorded, as for any sign-in.
+   */
+  async function completeProviderSignIn(user: users.LoginUser, identifier: string, meta: LoginMeta): Promise<ProviderSignIn> {
+    const scope = scopeFor(user);
+    const refusal: ProviderSignIn = scope === '2fa_setup_only' ? 'admin_2fa_setup_required'
+      : scope === 'password_change_only' ? 'password_change_required'
+        : isDeletionPending(user) ? 'deletion_pending' : 'signed_in';
+    if (refusal !== 'signed_in') {
+      await failed(identifier, meta, user.id, refusal);
+      return refusal;
+    }
+    await recordingFailure(identifier, meta, user.id, () => db.transaction().execute(async (trx) => {
+      const now = clock.now();
+      if (!(await loginRepo.recordLogin(trx, user.id, now, lockout.enabled()))) throw await lockout.lockedErrorOf(user.id, trx);
+      await attempts.insertLoginAttempt(trx, attemptRow(identifier, meta, user.id, true, null, now));
+    }));
+    await audit.record({ event_type: 'login', user_id: user.id, application_id: meta.applicationId, ip_address: meta.ip,
+      user_agent: meta.userAgent, details: { method: meta.method } });
+    if (deps.onSignIn) await deps.onSignIn(user);
+    return 'signed_in';
+  }
+
   /** The user object with its role and permission codes. */
   async function userResponse(userId: number) {
     const row = (await users.findPublicUser(db, userId))!;
@@ -178,7 +207,8 @@ export function createSignInService(deps: Deps) {
     return tokenResponseOf(row, await rbac.grantsOf(row), issued);
   }
 
-  return { failed, recordingFailure, assertNotLocked, admitAccount, secondFactor, completeLogin, tokenResponse, userResponse, scopeFor };
+  return { failed, recordingFailure, assertNotLocked, admitAccount, secondFactor, completeLogin, completeProviderSignIn, tokenResponse,
+    userResponse, scopeFor };
 }
 
 export type SignInService = ReturnType<typeof createSignInService>;

@@ -1,5 +1,5 @@
 import { namesKey, type JwtAlgorithm, type JwtKey, type KeyChoice } from '../../security/jwt.js';
-import type { PublishedJwk } from '../../security/signing-keys.js';
+import type { PrivateJwk, PublishedJwk } from '../../security/signing-keys.js';
 
 export type KeyState = 'active' | 'verifying' | 'retired';
 /** Where a key comes from: `SVC_JWT_SECRET_KEY` (HS256), `SVC_JWT_PRIVATE_KEY`, or generated and stored in the database. */
@@ -14,6 +14,11 @@ export interface RingEntry {
   activatedAt: Date | null;
   supersededAt: Date | null;
   verifiesUntil: Date | null;
+  /**
+   * The private key as a JWK, for the OpenID Provider's key set: computed only when asked, null when the stored private
+   * part cannot be opened. Absent for the HMAC secret.
+   */
+  privateJwk?: () => PrivateJwk | null;
 }
 
 /** What one instance signs and verifies with, as loaded; states are computed against the clock at each use. */

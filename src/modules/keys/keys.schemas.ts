@@ -14,7 +14,8 @@ export const PublicJwk = Type.Object({
 });
 
 export const JwksResponse = Type.Object({ keys: Type.Array(PublicJwk) }, {
-  description: 'The keys that verify access tokens: the signing key and those still verifying. Empty with HS256.',
+  description: 'The keys that verify access tokens (the signing key first, then those still verifying), then the OpenID '
+    + 'Provider\'s own keys once it has some. Empty with HS256 alone.',
 });
 
 export const DiscoveryResponse = Type.Object({

@@ -1,16 +1,19 @@
 import { ConfigError } from '../../config/errors.js';
 import { publicUrlOf, type Config } from '../../config/settings.js';
 import type { Clock } from '../../core/clock.js';
-import { AppError } from '../../core/errors.js';
 import { throttled } from '../../core/throttle.js';
 import type { ChangeBus } from '../../db/change-bus.js';
 import type { Db } from '../../db/database.js';
 import { hmacKey, type AsymmetricAlgorithm, type JwtKey, type KeyChoice } from '../../security/jwt.js';
 import type { Sealer } from '../../security/seal.js';
-import { importJwtKey, keyMaterialFromPem, publishedJwk } from '../../security/signing-keys.js';
+import { importJwtKey, keyMaterialFromPem, privateJwkOf, publishedJwk, type PrivateJwk } from '../../security/signing-keys.js';
+import { discoveryUnavailable } from './discovery.js';
 import { watchKeys } from './key-watch.js';
 import { algorithmsInUse, choose, publishedKeys, singleKeyRing, stateOf, type Keyring, type KeySource, type KeyState,
   type RingEntry } from './keyring.js';
+import * as repo from './keys.repo.js';
+import { createOpenIdKeys } from './openid-keys.js';
+import { providerKeysOf, type ProviderKeys } from './provider-keys.js';
 import { createStoredKeys } from './stored-keys.js';
 
 type Deps = {
@@ -31,6 +34,8 @@ const UNKNOWN_KID_RELOAD_MS = 1_000;
 export interface KeyListing {
   kid: string;
   algorithm: string;
+  /** What the key signs: access tokens, or the OpenID Provider's tokens. */
+  purpose: repo.KeyPurpose;
   state: KeyState;
   source: KeySource;
   created_at: Date | null;
@@ -42,6 +47,7 @@ export interface KeyListing {
 export interface Rotation {
   kid: string;
   algorithm: AsymmetricAlgorithm;
+  purpose: repo.KeyPurpose;
   previous: { kid: string; verifies_until: Date } | null;
   /** Whether the other instances were told (over Redis or PostgreSQL); otherwise they see it at their next poll. */
   announced: boolean;
@@ -50,6 +56,7 @@ export interface Rotation {
 /**
  * Access-token signing keys (docs/resource-servers.md): the HS256 secret, a key from `SVC_JWT_PRIVATE_KEY`, or
  * keys generated and stored sealed in the database, rotated by `gatehouse keys rotate` and kept current on every instance.
+ * Also the OpenID Provider's keys (`providerKeys`): the RS256 access keys themselves, or an RS256 set of its own.
  */
 export function createKeyService(deps: Deps) {
   const { db, clock, config, sealer, changes } = deps;
@@ -57,8 +64,10 @@ export function createKeyService(deps: Deps) {
   const algorithm = config.JWT_ALGORITHM as AsymmetricAlgorithm;
   const issuer = config.JWT_ISSUER;
   const onError = throttled(deps.onError, 60_000, () => clock.now().getTime());
-  const stored = createStoredKeys({ db, clock, config, sealer, onError: deps.onError,
-    verifyingPeriod: deps.longestTokenLifetime + RETIREMENT_MARGIN_SECONDS, announce: () => changes.publish('signing-keys') });
+  const storage = { db, clock, config, sealer, onError: deps.onError,
+    verifyingPeriod: deps.longestTokenLifetime + RETIREMENT_MARGIN_SECONDS, announce: () => changes.publish('signing-keys') };
+  const stored = createStoredKeys({ ...storage, purpose: 'access', algorithm });
+  const openid = createOpenIdKeys({ ...storage, accessSource: source });
 
   const entryOf = (key: JwtKey, from: KeySource, published: RingEntry['published']): RingEntry =>
     ({ key, source: from, published, createdAt: null, activatedAt: null, supersededAt: null, verifiesUntil: null });
@@ -66,11 +75,15 @@ export function createKeyService(deps: Deps) {
     ? singleKeyRing(entryOf(hmacKey(config.JWT_SECRET_KEY!, issuer), 'secret', null), 'secret') : undefined;
   let loading: Promise<Keyring> | undefined;
   let lastUnknownKid = -Infinity;
+  let isStarted = false;
   let stopWatch: (() => Promise<void>) | undefined;
 
   async function environmentRing(): Promise<Keyring> {
     const material = await keyMaterialFromPem(config.JWT_PRIVATE_KEY!, algorithm);
-    return singleKeyRing(entryOf(await importJwtKey(material, issuer), 'environment', publishedJwk(material)), 'environment');
+    let jwk: PrivateJwk | undefined;
+    const privateJwk = () => (jwk ??= privateJwkOf({ kid: material.kid, algorithm, privatePem: material.privatePem }));
+    return singleKeyRing({ ...entryOf(await importJwtKey(material, issuer), 'environment', publishedJwk(material)), privateJwk },
+      'environment');
   }
 
   /** Loads (or reloads) the keys; concurrent callers share one load. The first load of the process is the start-up one. */
@@ -86,12 +99,15 @@ export function createKeyService(deps: Deps) {
     return loading;
   }
 
-  /** Reloads when the stored keys changed since this instance loaded them. */
+  /** Reloads each stored set (the access keys, the OpenID Provider's once loaded) that changed since this instance loaded it. */
   async function check(): Promise<Keyring> {
-    if (source !== 'database') return ring ?? load();
+    if (source !== 'database' && !openid.loaded()) return ring ?? load();
     if (loading) await loading.catch(() => undefined);
-    const version = await stored.version();
-    return ring && ring.version === version ? ring : load();
+    await openid.settled();
+    const versions = await repo.keysVersions(db);
+    await openid.reloadIfChanged(versions.oauth);
+    if (source !== 'database') return ring ?? load();
+    return ring && ring.version === versions.access ? ring : load();
   }
 
   const current = (): Keyring | Promise<Keyring> => ring ?? load();
@@ -106,26 +122,49 @@ export function createKeyService(deps: Deps) {
     return check().then((fresh) => choose(fresh, kid, now));
   }
 
+  /** Watches the stored sets once started: the access keys when stored, the OpenID Provider's once loaded. */
+  function watchStoredKeys(): void {
+    if (!isStarted || stopWatch || (source !== 'database' && !openid.loaded())) return;
+    stopWatch = watchKeys({ changes, check: async () => { await check(); }, onError });
+  }
+
   /** Loads the keys before serving (creating the first one) and keeps them current; `stop` ends the watch. */
   async function start(): Promise<void> {
-    if (source === 'secret') return;
-    try {
-      await load();
-    } catch (err) {
-      if (err instanceof ConfigError) throw err;
-      // A database not migrated yet (`serve --no-migrate`): readiness says so, and the keys load at first use.
-      onError(`signing keys could not be loaded at start-up (${(err as Error).message}); they load at first use`);
+    isStarted = true;
+    if (source !== 'secret') {
+      try {
+        await load();
+      } catch (err) {
+        if (err instanceof ConfigError) throw err;
+        // A database not migrated yet (`serve --no-migrate`): readiness says so, and the keys load at first use.
+        onError(`signing keys could not be loaded at start-up (${(err as Error).message}); they load at first use`);
+      }
     }
-    if (source === 'database' && !stopWatch) stopWatch = watchKeys({ changes, check: async () => { await check(); }, onError });
+    watchStoredKeys();
   }
 
   async function stop(): Promise<void> {
+    isStarted = false;
     const stopping = stopWatch;
     stopWatch = undefined;
     await stopping?.();
   }
 
-  /** `gatehouse keys rotate`: a new key signs from now on; the previous one verifies until its last token has expired. */
+  /**
+   * The private JWKs the OpenID Provider signs and verifies with (docs/resource-servers.md "The OpenID Provider's
+   * keys"): the RS256 signing key first, then the other keys of its set still verifying, then the asymmetric access keys
+   * (signing key first) when they are not that set. The first call creates the provider's own set when it needs one.
+   * `version` changes whenever a key does (a rotation on any instance, a retirement): rebuild the provider then.
+   */
+  async function providerKeys(): Promise<ProviderKeys> {
+    const access = await current();
+    if (openid.isShared) return providerKeysOf([access], clock.now());
+    const own = await openid.current();
+    watchStoredKeys();
+    return providerKeysOf([own, access], clock.now());
+  }
+
+  /** `gatehouse keys rotate`: a new access key signs from now on; the previous one verifies until its last token has expired. */
   async function rotate(): Promise<Rotation> {
     if (source !== 'database') {
       throw new Error(`keys from ${source === 'secret' ? 'SVC_JWT_SECRET_KEY' : 'SVC_JWT_PRIVATE_KEY'} are not rotated`);
@@ -135,18 +174,26 @@ export function createKeyService(deps: Deps) {
     return rotation;
   }
 
-  /** Every key with its state. Stored keys are listed as stored: nothing is created or opened. */
+  /**
+   * `gatehouse keys rotate`, for the OpenID Provider's own set: null when it has none (it shares the RS256 access keys,
+   * or was never created; a rotation does not create it).
+   */
+  const rotateOpenId = (): Promise<Rotation | null> => openid.rotate();
+  /** Whether the OpenID Provider has a key set of its own in the database (it is not sharing the access keys, and was created). */
+  const hasOpenIdKeySet = (): Promise<boolean> => openid.exists();
+
+  /** Every key with its state, the access keys first. Stored keys are listed as stored: nothing is created or opened. */
   async function list(): Promise<KeyListing[]> {
     const now = clock.now();
-    if (source !== 'database') {
-      return [...(await current()).entries.values()].map((e) => ({ kid: e.key.kid, algorithm: e.key.alg, state: stateOf(e, now),
-        source: e.source, created_at: null, activated_at: null, superseded_at: null, verifies_until: null }));
-    }
-    return (await stored.list()).map((row) => ({
-      kid: row.kid, algorithm: row.algorithm, source: 'database' as const,
+    const listed = (row: repo.SigningKeyRow): KeyListing => ({
+      kid: row.kid, algorithm: row.algorithm, purpose: row.purpose, source: 'database',
       state: stateOf({ supersededAt: row.superseded_at, verifiesUntil: row.verifies_until }, now),
       created_at: row.created_at, activated_at: row.activated_at, superseded_at: row.superseded_at, verifies_until: row.verifies_until,
-    }));
+    });
+    const access = source === 'database' ? (await stored.list()).map(listed)
+      : [...(await current()).entries.values()].map((e): KeyListing => ({ kid: e.key.kid, algorithm: e.key.alg, purpose: 'access',
+        state: stateOf(e, now), source: e.source, created_at: null, activated_at: null, superseded_at: null, verifies_until: null }));
+    return [...access, ...(await openid.list()).map(listed)];
   }
 
   return {
@@ -154,7 +201,10 @@ export function createKeyService(deps: Deps) {
     start,
     stop,
     rotate,
+    rotateOpenId,
+    hasOpenIdKeySet,
     list,
+    providerKeys,
     /** Reloads if the stored keys changed (tests, and the watch). */
     check,
     signingKey: async (): Promise<JwtKey> => (await current()).signing,
@@ -169,7 +219,12 @@ export function createKeyService(deps: Deps) {
       const found = ring && choose(ring, kid, now);
       return found !== undefined && !found.retired;
     },
-    jwks: async () => ({ keys: publishedKeys(await current(), clock.now()) }),
+    /** The access keys' public parts, then those of the OpenID Provider's own set once this instance has loaded it. */
+    jwks: async () => {
+      const now = clock.now();
+      const own = openid.loaded();
+      return { keys: [...publishedKeys(await current(), now), ...(own ? publishedKeys(own, now) : [])] };
+    },
     /**
      * OpenID-style discovery: only what is true of Gatehouse (it issues access tokens, no ID tokens; see
      * docs/resource-servers.md "Discovery"). With HS256 nothing can be verified by a third party, and an issuer that
@@ -188,33 +243,3 @@ export function createKeyService(deps: Deps) {
 }
 
 export type KeyService = ReturnType<typeof createKeyService>;
-
-/** Whether `value` is an `http(s)` URL, as an OpenID issuer must be (OpenID Connect Discovery 1.0 §3). */
-export const isUrlIssuer = (value: string): boolean => {
-  try {
-    return ['http:', 'https:'].includes(new URL(value).protocol);
-  } catch {
-    return false;
-  }
-};
-
-/**
- * Why there is no discovery document, as the 404 FEATURE_DISABLED of a feature that is off, naming the setting to change
- * (docs/configuration.md "Feature switches"); undefined when there is one. A symmetric algorithm is never advertised.
- */
-export function discoveryUnavailable(algorithm: Config['JWT_ALGORITHM'], issuer: string): AppError | undefined {
-  if (algorithm === 'HS256') {
-    return new AppError('FEATURE_DISABLED', {
-      message: 'Access tokens are signed with HS256, a shared secret: there are no public keys to discover. '
-        + 'Set SVC_JWT_ALGORITHM to EdDSA, ES256 or RS256 to publish them',
-      details: { setting: 'SVC_JWT_ALGORITHM' },
-    });
-  }
-  if (!isUrlIssuer(issuer)) {
-    return new AppError('FEATURE_DISABLED', {
-      message: 'SVC_JWT_ISSUER is not a URL, which an OpenID issuer must be: set it to the service\'s URL, or unset it to use SVC_PUBLIC_URL',
-      details: { setting: 'SVC_JWT_ISSUER' },
-    });
-  }
-  return undefined;
-}

@@ -22,6 +22,8 @@ export default async function wellKnownRoutes(app: TypedApp, { container }: Rout
   app.get('/.well-known/jwks.json', { schema: { hide: true, response: { 200: JwksResponse } } },
     async (_req, reply) => reply.headers({ ...open, 'cache-control': JWKS_CACHE_CONTROL }).send(await keys.jwks()));
 
+  // With the authorization server on, its metadata is the document (docs/oauth.md "Endpoints").
+  if (container.config.OAUTH_ENABLED) return;
   // Without a document (HS256) the 404 is readable by any page too, and never cached, like any error answer.
   app.get('/.well-known/openid-configuration', { schema: { hide: true, response: { 200: DiscoveryResponse } } }, async (_req, reply) => {
     reply.headers(open);

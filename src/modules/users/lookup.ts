@@ -5,6 +5,6 @@
  * module's own (docs/architecture.md "Layout and dependency rules").
  */
 export {
-  findPublicUser, findUserForLogin, findUserForLoginById, type LoginUser, type PublicUser,
+  findPublicUser, findUserForClaims, findUserForLogin, findUserForLoginById, type LoginUser, type PublicUser,
 } from './users.repo.js';
 export { removeSignInMethod } from './sign-in-methods.repo.js';

@@ -66,6 +66,11 @@ export const findPublicUser = (db: Executor, id: number) =>
 
 export type PublicUser = NonNullable<Awaited<ReturnType<typeof findPublicUser>>>;
 
+/** The public fields and what says whether the account may still sign in: the claims an OpenID Provider releases. */
+export const findUserForClaims = (db: Executor, id: number) =>
+  db.selectFrom('users').select([...PUBLIC_USER_COLUMNS, 'is_banned', 'deleted_at', 'deletion_scheduled_at'])
+    .where('id', '=', id).executeTakeFirst();
+
 /**
  * Replaces a hash proven by a correct password with an up-to-date one (normalized, current parameters). Only while
  * the row still holds the hash that was checked: a password changed meanwhile is never overwritten.

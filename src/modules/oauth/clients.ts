@@ -1,0 +1,55 @@
+import type { AdapterPayload } from 'oidc-provider';
+import type { AppCredentialService } from '../applications/app-credentials.service.js';
+
+/**
+ * A confidential application's `client_secret` as the provider sees it: never the secret (only its hash is stored);
+ * {@link OauthClients.verifySecret} checks what a client presents (docs/oauth.md "Clients").
+ */
+export const SECRET_HELD_AS_HASH = 'held-as-a-hash-see-verifySecret';
+
+/** Whether every redirect URI is a loopback `http` address or a private-use scheme: a native client (RFC 8252). */
+function isNative(redirectUris: string[]): boolean {
+  return redirectUris.length > 0 && redirectUris.every((uri) => {
+    const url = new URL(uri);
+    if (url.protocol === 'http:') return ['127.0.0.1', '[::1]', 'localhost'].includes(url.hostname);
+    return url.protocol !== 'https:';
+  });
+}
+
+/**
+ * Every Gatehouse application is an OAuth client (docs/oauth.md "Clients"): `client_id` is its access key, a
+ * confidential one authenticates with its access secret (`client_secret_basic` or `client_secret_post`), a public one
+ * with `none`; its redirect URIs match exactly, but for a native client's loopback port (RFC 8252).
+ */
+export function createOauthClients({ appCredentials }: { appCredentials: AppCredentialService }) {
+  /** The client metadata of the active application with this access key, or undefined. */
+  async function metadataOf(clientId: string): Promise<AdapterPayload | undefined> {
+    const app = await appCredentials.activeApplication(clientId);
+    if (!app) return undefined;
+    const redirects = app.redirect_uris.filter((uri) => URL.canParse(uri));
+    const canAuthorize = redirects.length > 0;
+    return {
+      client_id: clientId,
+      client_name: app.name,
+      application_type: isNative(redirects) ? 'native' : 'web',
+      redirect_uris: redirects,
+      post_logout_redirect_uris: app.post_logout_redirect_uris,
+      // Without a redirect URI an application can still introspect and revoke, never authorize.
+      grant_types: canAuthorize ? ['authorization_code', 'refresh_token'] : [],
+      response_types: canAuthorize ? ['code'] : [],
+      require_auth_time: true,
+      ...(app.kind === 'confidential'
+        ? { token_endpoint_auth_method: 'client_secret_basic', client_secret: SECRET_HELD_AS_HASH }
+        : { token_endpoint_auth_method: 'none' }),
+    } as AdapterPayload;
+  }
+
+  /** A confidential application's secret, compared as SHA-256 in constant time (the application credentials' own check). */
+  async function verifySecret(clientId: string, presented: string): Promise<boolean> {
+    return (await appCredentials.authenticate(clientId, presented)) !== null;
+  }
+
+  return { metadataOf, verifySecret };
+}
+
+export type OauthClients = ReturnType<typeof createOauthClients>;

@@ -1,0 +1,171 @@
+import { createHmac } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type Provider from 'oidc-provider';
+import type { Config } from '../../config/settings.js';
+import type { Clock } from '../../core/clock.js';
+import { AppError } from '../../core/errors.js';
+import type { Db } from '../../db/database.js';
+import { safeEqual } from '../../security/compare.js';
+import type { AppCredentialService } from '../applications/app-credentials.service.js';
+import type { LoginMeta, LoginService, ProviderOutcome } from '../auth/login.service.js';
+import type { KeyService } from '../keys/keys.service.js';
+import { createOauthAccounts } from './accounts.js';
+import { createOauthClients } from './clients.js';
+import { escapeHtml, errorPage, pageLanguage, type Refusal } from './pages.js';
+import { createProvider, OFFLINE_REQUESTED } from './provider.js';
+
+type Deps = {
+  db: Db; clock: Clock; config: Config; keys: Pick<KeyService, 'providerKeys'>; appCredentials: AppCredentialService;
+  login: LoginService;
+  /** Signs the provider's cookies and binds each form's CSRF field to its cookie. */
+  cookieKey: Buffer;
+};
+
+type Req = IncomingMessage;
+type Res = ServerResponse;
+
+/** A sign-in whose password was right, waiting for the second factor (kept in the interaction, server-side). */
+interface PendingSecondFactor { user_id: number; identifier: string }
+
+/** What the interaction page shows next. */
+export type InteractionView =
+  | { page: 'sign_in'; uid: string; clientName: string; lang: 'en' | 'fr'; email?: string | undefined; refusal?: Refusal | undefined }
+  | { page: 'second_factor'; uid: string; clientName: string; lang: 'en' | 'fr'; refusal?: Refusal | undefined }
+  | { page: 'consent'; uid: string; clientName: string; lang: 'en' | 'fr'; redirectHost: string; redirectOrigin: string; unverified: boolean;
+    scopes: string[]; account: string };
+
+/**
+ * The authorization server (docs/oauth.md): the OpenID Provider, built on first use and rebuilt when the signing keys
+ * change, and the steps of its sign-in and consent pages — which run every check of a password login.
+ */
+export function createOauthService({ db, clock, config, keys, appCredentials, login, cookieKey }: Deps) {
+  const clients = createOauthClients({ appCredentials });
+  const accounts = createOauthAccounts({ db });
+  let current: { version: string; provider: Provider } | undefined;
+
+  /** The provider for the current keys (a rotation on any instance gives the next request a provider with the new set). */
+  async function provider(): Promise<Provider> {
+    const set = await keys.providerKeys();
+    if (current?.version === set.version) return current.provider;
+    const built = createProvider({ db, clock, config, clients, accounts, keys: { keys: set.keys as never },
+      cookieKeys: [cookieKey.toString('base64url')],
+      renderError: (ctx, out) => {
+        ctx.type = 'html';
+        ctx.body = errorPage(pageLanguage(undefined, ctx.get('accept-language')), String(out.error), out.error_description);
+      } });
+    current = { version: set.version, provider: built };
+    return built;
+  }
+
+  /** The CSRF field of an interaction's forms: bound to the browser's CSRF cookie and to the interaction. */
+  const csrfTokenFor = (cookie: string, uid: string) => createHmac('sha256', cookieKey).update(`oauth-csrf:${cookie}:${uid}`).digest('base64url');
+  const csrfMatches = (cookie: string | undefined, uid: string, field: string | undefined) =>
+    Boolean(cookie && field) && safeEqual(csrfTokenFor(cookie!, uid), field!);
+
+  async function clientNameOf(p: Provider, clientId: string): Promise<string> {
+    const client = await p.Client.find(clientId);
+    return client?.clientName ?? clientId;
+  }
+
+  /** What the interaction under way asks of the person, as a page to show. */
+  async function view(req: Req, res: Res, extra: { refusal?: Refusal; email?: string } = {}): Promise<InteractionView> {
+    const p = await provider();
+    const details = await p.interactionDetails(req, res);
+    const params = details.params as Record<string, string | undefined>;
+    const lang = pageLanguage(params.ui_locales, req.headers['accept-language']);
+    const clientName = await clientNameOf(p, params.client_id!);
+    const pending = (details.result as { pending_second_factor?: PendingSecondFactor } | undefined)?.pending_second_factor;
+    if (details.prompt.name === 'login') {
+      if (pending) return { page: 'second_factor', uid: details.uid, clientName, lang, refusal: extra.refusal };
+      return { page: 'sign_in', uid: details.uid, clientName, lang, refusal: extra.refusal, email: extra.email ?? params.login_hint };
+    }
+    const redirect = new URL(params.redirect_uri!);
+    const requested = [...(params.scope ?? '').split(' ').filter(Boolean), ...(params[OFFLINE_REQUESTED] === 'true' ? ['offline_access'] : [])];
+    const account = await accounts.find(details.session!.accountId);
+    const claims = account ? await account.claims('id_token', 'openid', {}, []) : undefined;
+    return { page: 'consent', uid: details.uid, clientName, lang, redirectHost: redirect.host, redirectOrigin: redirect.origin,
+      unverified: false, scopes: requested, account: String(claims?.email ?? details.session!.accountId) };
+  }
+
+  const refusalOf = (err: unknown): Refusal => {
+    if (err instanceof AppError && (err.code === 'ACCOUNT_LOCKED' || err.code === 'INVALID_CODE')) return err.code;
+    if (err instanceof AppError && err.code === 'RATE_LIMITED') return 'RATE_LIMITED';
+    return 'LOGIN_FAILED';
+  };
+
+  /** Ends the login prompt with the account, or answers the next page (the code, or the form again with why not). */
+  async function afterCredentials(req: Req, res: Res, done: { user: { id: number }; outcome: ProviderOutcome }, identifier: string)
+    : Promise<InteractionView | null> {
+    const p = await provider();
+    if (done.outcome === 'second_factor_required') {
+      const details = await p.interactionDetails(req, res);
+      const pending: PendingSecondFactor = { user_id: done.user.id, identifier };
+      details.result = { pending_second_factor: pending };
+      await details.save(details.exp - Math.floor(clock.now().getTime() / 1000));
+      return view(req, res);
+    }
+    if (done.outcome !== 'signed_in') return view(req, res, { refusal: done.outcome });
+    await p.interactionFinished(req, res, { login: { accountId: String(done.user.id) } }, { mergeWithLastSubmission: false });
+    return null;
+  }
+
+  /** The sign-in form: the password login's checks; 2FA asks for a code on a second page. Null: the answer was sent. */
+  async function signIn(req: Req, res: Res, form: { email?: string; password?: string }, meta: LoginMeta): Promise<InteractionView | null> {
+    const email = (form.email ?? '').trim();
+    try {
+      return await afterCredentials(req, res, await login.signInForProvider({ by: { email }, password: form.password ?? '' }, meta), email);
+    } catch (err) {
+      if (err instanceof AppError) return view(req, res, { refusal: refusalOf(err), email });
+      throw err;
+    }
+  }
+
+  /** The second page: the code for the account whose password was right. */
+  async function secondFactor(req: Req, res: Res, form: { totp_code?: string }, meta: LoginMeta): Promise<InteractionView | null> {
+    const p = await provider();
+    const details = await p.interactionDetails(req, res);
+    const pending = (details.result as { pending_second_factor?: PendingSecondFactor } | undefined)?.pending_second_factor;
+    if (!pending) return view(req, res);
+    try {
+      const done = await login.secondFactorForProvider(pending.user_id, pending.identifier, (form.totp_code ?? '').trim(), meta);
+      return await afterCredentials(req, res, done, pending.identifier);
+    } catch (err) {
+      if (err instanceof AppError) return view(req, res, { refusal: refusalOf(err) });
+      throw err;
+    }
+  }
+
+  /** The consent form: `approve` grants what was asked (and the person may grant), `deny` answers `access_denied`. */
+  async function consent(req: Req, res: Res, decision: string | undefined): Promise<void> {
+    const p = await provider();
+    const details = await p.interactionDetails(req, res);
+    if (details.prompt.name !== 'consent') throw new AppError('VALIDATION_ERROR');
+    if (decision !== 'approve') {
+      await p.interactionFinished(req, res, { error: 'access_denied', error_description: 'The person denied the request' },
+        { mergeWithLastSubmission: false });
+      return;
+    }
+    const params = details.params as Record<string, string>;
+    const grant = details.grantId ? await p.Grant.find(details.grantId) : new p.Grant({ accountId: details.session!.accountId, clientId: params.client_id! });
+    if (!grant) throw new AppError('VALIDATION_ERROR');
+    const missing = details.prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[]; missingResourceScopes?: Record<string, string[]> };
+    if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(' '));
+    if (params[OFFLINE_REQUESTED] === 'true') grant.addOIDCScope('offline_access');
+    if (missing.missingOIDCClaims) grant.addOIDCClaims(missing.missingOIDCClaims);
+    for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {})) grant.addResourceScope(indicator, scopes.join(' '));
+    const grantId = await grant.save();
+    await p.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
+  }
+
+  let handling: { provider: Provider; handler: ReturnType<Provider['callback']> } | undefined;
+  /** The provider's Node request handler, for the current keys. */
+  async function handler() {
+    const p = await provider();
+    if (handling?.provider !== p) handling = { provider: p, handler: p.callback() };
+    return handling.handler;
+  }
+
+  return { provider, handler, view, signIn, secondFactor, consent, csrfTokenFor, csrfMatches, escapeHtml };
+}
+
+export type OauthService = ReturnType<typeof createOauthService>;

@@ -1,0 +1,118 @@
+/**
+ * The sign-in, second-factor, consent and error pages of the authorization server (docs/oauth.md "Sign-in and consent"):
+ * plain HTML forms that work without JavaScript, in English and French, every value escaped. Field and button names are
+ * a contract: `email`, `password`, `totp_code`, `csrf_token`, and `decision` = `approve` | `deny`.
+ */
+export type PageLanguage = 'en' | 'fr';
+
+const TEXT = {
+  en: {
+    signInTitle: 'Sign in', signInTo: 'to continue to', email: 'Email', password: 'Password', signIn: 'Sign in',
+    totpTitle: 'Two-step verification', totpCode: 'Authentication or backup code', verify: 'Verify',
+    consentTitle: 'Allow access?', wantsAccess: 'wants to access your account.', redirectsTo: 'You will be sent back to',
+    unverified: 'Unverified application', approve: 'Allow', deny: 'Deny', signedInAs: 'Signed in as',
+    errorTitle: 'Something went wrong',
+    refusals: {
+      LOGIN_FAILED: 'The email or password is wrong.',
+      ACCOUNT_LOCKED: 'This account is locked after too many failed attempts. Try again later.',
+      INVALID_CODE: 'That code is not valid.',
+      admin_2fa_setup_required: 'Administrator accounts must set up two-factor authentication before signing in here.',
+      password_change_required: 'Your password must be changed before you can sign in here.',
+      deletion_pending: 'This account is scheduled for deletion.',
+      RATE_LIMITED: 'Too many attempts. Try again later.',
+    },
+    scopes: {
+      openid: 'Know who you are', profile: 'See your name', email: 'See your email address', phone: 'See your phone number',
+      offline_access: 'Keep access while you are away',
+    } as Record<string, string>,
+  },
+  fr: {
+    signInTitle: 'Connexion', signInTo: 'pour continuer vers', email: 'Adresse e-mail', password: 'Mot de passe', signIn: 'Se connecter',
+    totpTitle: 'Vérification en deux étapes', totpCode: 'Code d\u2019authentification ou de secours', verify: 'Vérifier',
+    consentTitle: 'Autoriser l\u2019accès ?', wantsAccess: 'souhaite accéder à votre compte.', redirectsTo: 'Vous serez renvoyé vers',
+    unverified: 'Application non vérifiée', approve: 'Autoriser', deny: 'Refuser', signedInAs: 'Connecté en tant que',
+    errorTitle: 'Une erreur est survenue',
+    refusals: {
+      LOGIN_FAILED: 'L\u2019adresse e-mail ou le mot de passe est incorrect.',
+      ACCOUNT_LOCKED: 'Ce compte est verrouillé après trop d\u2019échecs. Réessayez plus tard.',
+      INVALID_CODE: 'Ce code n\u2019est pas valide.',
+      admin_2fa_setup_required: 'Les comptes administrateurs doivent activer la double authentification avant de se connecter ici.',
+      password_change_required: 'Vous devez changer votre mot de passe avant de vous connecter ici.',
+      deletion_pending: 'La suppression de ce compte est programmée.',
+      RATE_LIMITED: 'Trop de tentatives. Réessayez plus tard.',
+    },
+    scopes: {
+      openid: 'Savoir qui vous êtes', profile: 'Voir votre nom', email: 'Voir votre adresse e-mail',
+      phone: 'Voir votre numéro de téléphone', offline_access: 'Garder l\u2019accès en votre absence',
+    } as Record<string, string>,
+  },
+} as const;
+
+export type Refusal = keyof (typeof TEXT)['en']['refusals'];
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', '\'': '&#39;' };
+export const escapeHtml = (value: string): string => value.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+
+/** French for `fr`, `fr-CA`…, first in `ui_locales`, else first in `Accept-Language`; English otherwise. */
+export function pageLanguage(uiLocales: string | undefined, acceptLanguage: string | undefined): PageLanguage {
+  const first = (uiLocales?.split(' ')[0] || acceptLanguage?.split(',')[0] || '').trim().toLowerCase();
+  return first === 'fr' || first.startsWith('fr-') || first.startsWith('fr;') ? 'fr' : 'en';
+}
+
+/** The stylesheet every page links (served by the interaction routes, so the CSP needs no inline style). */
+export const PAGE_CSS = `body{font-family:system-ui,sans-serif;max-width:26rem;margin:3rem auto;padding:0 1rem;color:#1a1a1a}
+label{display:block;margin:.75rem 0 .25rem}input[type=email],input[type=password],input[type=text]{width:100%;padding:.5rem;box-sizing:border-box}
+button{margin:1rem .5rem 0 0;padding:.5rem 1rem}.error{color:#a40000}.unverified{color:#8a4b00;font-weight:bold}ul{padding-left:1.2rem}`;
+export const PAGE_CSS_PATH = '/oauth/pages.css';
+
+function page(lang: PageLanguage, title: string, body: string): string {
+  return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">`
+    + `<title>${escapeHtml(title)}</title><link rel="stylesheet" href="${PAGE_CSS_PATH}"></head><body><main>`
+    + `<h1>${escapeHtml(title)}</h1>${body}</main></body></html>`;
+}
+
+const refusalOf = (lang: PageLanguage, refusal: Refusal | undefined) =>
+  (refusal ? `<p class="error" role="alert">${escapeHtml(TEXT[lang].refusals[refusal])}</p>` : '');
+const csrfField = (token: string) => `<input type="hidden" name="csrf_token" value="${escapeHtml(token)}">`;
+
+export interface FormPage {
+  lang: PageLanguage;
+  action: string;
+  csrfToken: string;
+  clientName: string;
+  refusal?: Refusal | undefined;
+}
+
+export function signInPage(p: FormPage & { email?: string | undefined }): string {
+  const t = TEXT[p.lang];
+  return page(p.lang, t.signInTitle, `<p>${escapeHtml(t.signInTo)} <strong>${escapeHtml(p.clientName)}</strong></p>${refusalOf(p.lang, p.refusal)}`
+    + `<form method="post" action="${escapeHtml(p.action)}">${csrfField(p.csrfToken)}`
+    + `<label for="email">${t.email}</label><input id="email" name="email" type="email" autocomplete="username" required value="${escapeHtml(p.email ?? '')}">`
+    + `<label for="password">${t.password}</label><input id="password" name="password" type="password" autocomplete="current-password" required>`
+    + `<button type="submit">${t.signIn}</button></form>`);
+}
+
+export function totpPage(p: FormPage): string {
+  const t = TEXT[p.lang];
+  return page(p.lang, t.totpTitle, `${refusalOf(p.lang, p.refusal)}<form method="post" action="${escapeHtml(p.action)}">${csrfField(p.csrfToken)}`
+    + `<label for="totp_code">${t.totpCode}</label><input id="totp_code" name="totp_code" type="text" inputmode="numeric" autocomplete="one-time-code" required>`
+    + `<button type="submit">${t.verify}</button></form>`);
+}
+
+export function consentPage(p: FormPage & { redirectHost: string; unverified: boolean; scopes: string[]; account: string }): string {
+  const t = TEXT[p.lang];
+  const scopes = p.scopes.map((s) => `<li>${escapeHtml(t.scopes[s] ?? s)}</li>`).join('');
+  return page(p.lang, t.consentTitle, `<p><strong>${escapeHtml(p.clientName)}</strong> ${t.wantsAccess}</p>`
+    + (p.unverified ? `<p class="unverified">${t.unverified}</p>` : '')
+    + `<p>${t.signedInAs} ${escapeHtml(p.account)}</p><ul>${scopes}</ul>`
+    + `<p>${t.redirectsTo} <strong>${escapeHtml(p.redirectHost)}</strong></p>`
+    + `<form method="post" action="${escapeHtml(p.action)}">${csrfField(p.csrfToken)}`
+    + `<button type="submit" name="decision" value="approve">${t.approve}</button>`
+    + `<button type="submit" name="decision" value="deny">${t.deny}</button></form>`);
+}
+
+export function errorPage(lang: PageLanguage, error: string, description: string | undefined): string {
+  const t = TEXT[lang];
+  return page(lang, t.errorTitle, `<p class="error"><code>${escapeHtml(error)}</code></p>`
+    + (description ? `<p>${escapeHtml(description)}</p>` : ''));
+}

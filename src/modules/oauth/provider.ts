@@ -1,0 +1,135 @@
+import Provider, { type Configuration } from 'oidc-provider';
+import type { Config } from '../../config/settings.js';
+import { publicUrlOf } from '../../config/settings.js';
+import type { Clock } from '../../core/clock.js';
+import type { Db } from '../../db/database.js';
+import type { OauthAccounts } from './accounts.js';
+import type { OauthClients } from './clients.js';
+import { recordAdapter } from './record-adapter.js';
+
+/** Where the protocol's endpoints live, at the host root (docs/oauth.md "Endpoints"). */
+export const OAUTH_ROUTES = {
+  authorization: '/oauth/authorize',
+  token: '/oauth/token',
+  userinfo: '/oauth/userinfo',
+  introspection: '/oauth/introspect',
+  revocation: '/oauth/revoke',
+  end_session: '/oauth/logout',
+  registration: '/oauth/register',
+  jwks: '/.well-known/jwks.json',
+} as const;
+
+/** The parameter an authorization request's `offline_access` is carried in (see the middleware in createProvider). */
+export const OFFLINE_REQUESTED = 'gatehouse_offline_access';
+
+/** Whether the grant behind a token request holds offline access. */
+const grantsOffline = (grant: { getOIDCScope(): string } | undefined) => Boolean(grant?.getOIDCScope().split(' ').includes('offline_access'));
+
+/** The sign-in and consent pages of an authorization request. */
+export const interactionPath = (uid: string) => `/oauth/interaction/${encodeURIComponent(uid)}`;
+
+/** The scopes of OpenID Connect and the claims each one releases (docs/oauth.md "Scopes"). */
+const CLAIMS = {
+  openid: ['sub'],
+  profile: ['name', 'given_name', 'family_name'],
+  email: ['email', 'email_verified'],
+  phone: ['phone_number', 'phone_number_verified'],
+};
+
+export interface ProviderDeps {
+  db: Db;
+  clock: Clock;
+  config: Config;
+  clients: OauthClients;
+  accounts: OauthAccounts;
+  /** The signing keys as private JWKs, RS256 signer first (keys.service.ts `providerKeys`). */
+  keys: { keys: Record<string, unknown>[] };
+  /** Keys the provider signs its cookies with. */
+  cookieKeys: string[];
+  renderError: NonNullable<Configuration['renderError']>;
+}
+
+/**
+ * The OpenID Provider (`oidc-provider`, OpenID Certified) configured with Gatehouse's rules (docs/oauth.md): the code
+ * flow only, PKCE S256 for every client, codes valid 60 s, refresh tokens rotated, Gatehouse's applications as
+ * clients, its accounts and sign-in checks, its signing keys, its database.
+ */
+export function createProvider({ db, clock, config, clients, accounts, keys, cookieKeys, renderError }: ProviderDeps): Provider {
+  const configuration: Configuration = {
+    adapter: recordAdapter(db, clock, clients),
+    findAccount: (_ctx, sub) => accounts.find(sub),
+    claims: CLAIMS,
+    scopes: ['openid', 'offline_access', 'profile', 'email', 'phone'],
+    responseTypes: ['code'],
+    pkce: { required: () => true },
+    clientDefaults: {
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'client_secret_basic',
+      id_token_signed_response_alg: 'RS256',
+      require_auth_time: true,
+    },
+    clientAuthMethods: ['none', 'client_secret_basic', 'client_secret_post'],
+    enabledJWA: {
+      idTokenSigningAlgValues: ['RS256', 'ES256', 'EdDSA'],
+      userinfoSigningAlgValues: ['RS256', 'ES256', 'EdDSA'],
+      introspectionSigningAlgValues: ['RS256', 'ES256', 'EdDSA'],
+    },
+    jwks: keys as Configuration['jwks'],
+    cookies: {
+      keys: cookieKeys,
+      names: { session: 'gatehouse_oauth_session', interaction: 'gatehouse_oauth_interaction', resume: 'gatehouse_oauth_resume' },
+      long: { httpOnly: true, sameSite: 'lax', signed: true },
+      short: { httpOnly: true, sameSite: 'lax', signed: true },
+    },
+    routes: OAUTH_ROUTES,
+    interactions: { url: (_ctx, interaction) => interactionPath(interaction.uid) },
+    features: {
+      devInteractions: { enabled: false },
+      introspection: { enabled: true },
+      revocation: { enabled: true },
+      userinfo: { enabled: true },
+      rpInitiatedLogout: { enabled: true },
+      registration: { enabled: false },
+      resourceIndicators: { enabled: false },
+    },
+    ttl: {
+      AuthorizationCode: 60,
+      AccessToken: config.JWT_ACCESS_TOKEN_LIFETIME,
+      IdToken: config.JWT_ACCESS_TOKEN_LIFETIME,
+      RefreshToken: config.JWT_REFRESH_TOKEN_LIFETIME,
+      Grant: config.JWT_REFRESH_TOKEN_LIFETIME,
+      Session: config.OAUTH_SESSION_LIFETIME,
+      Interaction: 3600,
+    },
+    rotateRefreshToken: true,
+    extraParams: [OFFLINE_REQUESTED],
+    // A refresh token whenever offline_access was granted at consent (docs/oauth.md "Scopes"), prompt=consent or not.
+    issueRefreshToken: (ctx, client, code) => client.grantTypeAllowed('refresh_token')
+      && (code.scopes.has('offline_access') || grantsOffline(ctx.oidc.entities.Grant)),
+    expiresWithSession: (ctx, code) => !code.scopes.has('offline_access') && !grantsOffline(ctx.oidc.entities.Grant),
+    renderError,
+  };
+  const provider = new Provider(publicUrlOf(config), configuration);
+  // oidc-provider drops offline_access from a request without prompt=consent; the request keeps it as a parameter of its
+  // own instead, which the consent step turns into offline access on the grant.
+  provider.use(async (ctx, next) => {
+    if (ctx.path === OAUTH_ROUTES.authorization && ctx.method === 'GET') {
+      const query = new URLSearchParams(ctx.querystring);
+      const scopes = (query.get('scope') ?? '').split(' ');
+      if (scopes.includes('offline_access')) {
+        query.set('scope', scopes.filter((s) => s !== 'offline_access').join(' '));
+        query.set(OFFLINE_REQUESTED, 'true');
+        ctx.querystring = query.toString();
+      }
+    }
+    await next();
+  });
+  // A confidential application's secret is held as a hash: what a client presents is checked against it.
+  provider.Client.prototype.compareClientSecret = function compareClientSecret(this: { clientId: string }, presented: string) {
+    return clients.verifySecret(this.clientId, presented);
+  } as never;
+  // Behind a proxy the issuer's scheme comes from X-Forwarded-Proto, as for the rest of Gatehouse.
+  provider.proxy = config.TRUSTED_PROXIES.length > 0;
+  return provider;
+}
