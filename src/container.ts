@@ -33,6 +33,7 @@ import { createDeletionCompletionService } from './modules/deletion/completion.s
 import { createDeletionAdminService } from './modules/deletion/deletion-admin.service.js';
 import { createExportService } from './modules/export/export.service.js';
 import { createKeyService } from './modules/keys/keys.service.js';
+import { createOauthGrantService } from './modules/oauth/grants.service.js';
 import { createOauthService } from './modules/oauth/oauth.service.js';
 import { createInvitationService } from './modules/organizations/invitations.service.js';
 import { createMemberService } from './modules/organizations/members.service.js';
@@ -133,7 +134,8 @@ export async function buildContainer(opts: ContainerOptions) {
   const keys = createKeyService({ db, clock, config, changes, sealer: sealers['signing-keys'],
     longestTokenLifetime: Math.max(config.JWT_ACCESS_TOKEN_LIFETIME, ADMIN_SETUP_TOKEN_LIFETIME), onError });
   // What a person delegated ends with their sessions: the session service revokes it in the same transaction.
-  const delegations = createDelegationService({ clock, audit });
+  const oauthGrants = createOauthGrantService({ db, clock, audit, appCredentials });
+  const delegations = createDelegationService({ clock, audit, oauthGrants });
   const sessions = createSessionService({ db, clock, config, audit, events, keys, delegations, rbac });
   const bearer = createBearerService({ db, clock, config, keys });
   const lockout = createLockoutService({ db, clock, config, audit, events });
@@ -224,7 +226,7 @@ export async function buildContainer(opts: ContainerOptions) {
       permissions, roles, userGrants, adminUsers, security, auditLogs, otp, passwords, twofactor, passwordChange, passwordReset,
       deletionCompletion, deletionAdmin, socialAccounts, social, socialBrowser, passkeyRegistration, passkeyAuthentication, passkeyCredentials,
       organizations, members, invitations, dashboard, deletion, dataExport, agentAuth, agentTokens, delegations, pendingActions, authorize, agentUsage, agentActivity,
-      webhooks, webhookDelivery, webhookEvents: events, oauth,
+      webhooks, webhookDelivery, webhookEvents: events, oauth, oauthGrants,
       userImport: createUserImportService({ db, clock, hasher, audit, events }),
       keyRotation: createKeyRotationService({ db, clock, audit }),
       console: createConsoleService({ db }),

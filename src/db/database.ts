@@ -549,6 +549,8 @@ export interface OauthRecordsTable {
   payload: Json<Record<string, unknown>>;
   grant_id: string | null;
   uid: string | null;
+  /** The person a grant, token or session belongs to. */
+  account_id: number | null;
   expires_at: NullableTimestamp;
   consumed_at: NullableTimestamp;
 }

@@ -17,6 +17,7 @@ import exportRoutes from '../modules/export/export.routes.js';
 import jwksRoutes from '../modules/keys/jwks.routes.js';
 import wellKnownRoutes from '../modules/keys/well-known.routes.js';
 import mediaRoutes from '../modules/media/media.routes.js';
+import oauthGrantRoutes from '../modules/oauth/grants.routes.js';
 import oauthRoutes from '../modules/oauth/oauth.routes.js';
 import healthRoutes from '../modules/ops/health.routes.js';
 import metricsRoutes from '../modules/ops/metrics.routes.js';
@@ -73,6 +74,7 @@ export const API_ROUTES: RoutePlugin[] = [
   authorizeRoutes,
   jwksRoutes,
   webhookRoutes,
+  oauthGrantRoutes,
 ];
 
 /** Operational routes at the root: no prefix, no application credentials. */

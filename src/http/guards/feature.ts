@@ -4,7 +4,7 @@ import { AppError } from '../../core/errors.js';
 
 /** Boolean settings that switch a feature on. */
 export type FeatureSwitch = 'OTP_LOGIN_ENABLED' | 'MAGIC_LINK_ENABLED' | 'WEBAUTHN_ENABLED' | 'ORGANIZATIONS_ENABLED'
-  | 'REFRESH_TOKEN_COOKIE_ENABLED' | 'DOCS_ENABLED' | 'AIRS_ENABLED';
+  | 'REFRESH_TOKEN_COOKIE_ENABLED' | 'DOCS_ENABLED' | 'AIRS_ENABLED' | 'OAUTH_ENABLED';
 
 /** The passkeys keep their own answer, 400 WEBAUTHN_DISABLED (docs/passkeys.md); every other switch answers 404 FEATURE_DISABLED. */
 const DISABLED_ANSWER: Partial<Record<SettingKey, 'WEBAUTHN_DISABLED'>> = { WEBAUTHN_ENABLED: 'WEBAUTHN_DISABLED' };

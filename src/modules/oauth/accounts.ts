@@ -1,4 +1,5 @@
 import type { Account, AccountClaims } from 'oidc-provider';
+import type { Clock } from '../../core/clock.js';
 import type { Db } from '../../db/database.js';
 import { canSignIn } from '../users/account-state.js';
 import * as users from '../users/lookup.js';
@@ -6,15 +7,22 @@ import * as users from '../users/lookup.js';
 /** A user id as the provider's `sub`: the decimal id, as everywhere on the wire. */
 const idOf = (sub: string): number | null => (/^[1-9][0-9]{0,17}$/.test(sub) ? Number(sub) : null);
 
+/** A code or token as the provider hands it to `findAccount`: when it was issued (seconds). */
+export interface IssuedToken { iat?: number }
+
 /**
  * The provider's accounts are Gatehouse's users (docs/oauth.md "Claims"). An account that can no longer sign in
- * (inactive, banned, deleted) is not found: its tokens stop working and userinfo refuses them.
+ * (inactive, banned, deleted, locked) is not found, and neither is it for a token issued before its
+ * `tokens_valid_after` (the event that set it revoked the person's grants; this covers a token issued meanwhile):
+ * userinfo, refresh and introspection then refuse the token.
  */
-export function createOauthAccounts({ db }: { db: Db }) {
-  async function find(sub: string): Promise<Account | undefined> {
+export function createOauthAccounts({ db, clock }: { db: Db; clock: Clock }) {
+  async function find(sub: string, token?: IssuedToken): Promise<Account | undefined> {
     const id = idOf(sub);
     const user = id === null ? undefined : await users.findUserForClaims(db, id);
     if (!user || !canSignIn(user)) return undefined;
+    if (user.locked_until && user.locked_until > clock.now()) return undefined;
+    if (token?.iat !== undefined && user.tokens_valid_after && token.iat * 1000 < user.tokens_valid_after.getTime()) return undefined;
     const name = [user.first_name, user.last_name].filter(Boolean).join(' ');
     const claims: AccountClaims = {
       sub,

@@ -40,21 +40,31 @@ export type InteractionView =
  */
 export function createOauthService({ db, clock, config, keys, appCredentials, login, cookieKey }: Deps) {
   const clients = createOauthClients({ appCredentials });
-  const accounts = createOauthAccounts({ db });
+  const accounts = createOauthAccounts({ db, clock });
   let current: { version: string; provider: Provider } | undefined;
+  let building: { version: string; promise: Promise<Provider> } | undefined;
 
   /** The provider for the current keys (a rotation on any instance gives the next request a provider with the new set). */
   async function provider(): Promise<Provider> {
     const set = await keys.providerKeys();
     if (current?.version === set.version) return current.provider;
-    const built = createProvider({ db, clock, config, clients, accounts, keys: { keys: set.keys as never },
-      cookieKeys: [cookieKey.toString('base64url')],
-      renderError: (ctx, out) => {
-        ctx.type = 'html';
-        ctx.body = errorPage(pageLanguage(undefined, ctx.get('accept-language')), String(out.error), out.error_description);
-      } });
-    current = { version: set.version, provider: built };
-    return built;
+    // Requests arriving together while it is built share one build.
+    if (building?.version !== set.version) {
+      const version = set.version;
+      const promise = createProvider({ db, clock, config, clients, accounts, keys: { keys: set.keys as never },
+        cookieKeys: [cookieKey.toString('base64url')],
+        renderError: (ctx, out) => {
+          ctx.type = 'html';
+          ctx.body = errorPage(pageLanguage(undefined, ctx.get('accept-language')), String(out.error), out.error_description);
+        } }).then((built) => {
+        current = { version, provider: built };
+        return built;
+      }).finally(() => {
+        if (building?.promise === promise) building = undefined;
+      });
+      building = { version, promise };
+    }
+    return building!.promise;
   }
 
   /** The CSRF field of an interaction's forms: bound to the browser's CSRF cookie and to the interaction. */

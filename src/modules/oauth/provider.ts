@@ -1,9 +1,9 @@
-import Provider, { type Configuration } from 'oidc-provider';
+import type { Configuration, default as Provider } from 'oidc-provider';
 import type { Config } from '../../config/settings.js';
 import { publicUrlOf } from '../../config/settings.js';
 import type { Clock } from '../../core/clock.js';
 import type { Db } from '../../db/database.js';
-import type { OauthAccounts } from './accounts.js';
+import type { IssuedToken, OauthAccounts } from './accounts.js';
 import type { OauthClients } from './clients.js';
 import { recordAdapter } from './record-adapter.js';
 
@@ -54,10 +54,13 @@ export interface ProviderDeps {
  * flow only, PKCE S256 for every client, codes valid 60 s, refresh tokens rotated, Gatehouse's applications as
  * clients, its accounts and sign-in checks, its signing keys, its database.
  */
-export function createProvider({ db, clock, config, clients, accounts, keys, cookieKeys, renderError }: ProviderDeps): Provider {
+export async function createProvider({ db, clock, config, clients, accounts, keys, cookieKeys, renderError }: ProviderDeps)
+  : Promise<Provider> {
+  // Loaded on first use: most deployments never serve OAuth, and importing it on Node 20 prints a runtime notice.
+  const { default: OidcProvider, errors } = await import('oidc-provider');
   const configuration: Configuration = {
-    adapter: recordAdapter(db, clock, clients),
-    findAccount: (_ctx, sub) => accounts.find(sub),
+    adapter: recordAdapter(db, clock, clients, errors),
+    findAccount: (_ctx, sub, token) => accounts.find(sub, token as IssuedToken | undefined),
     claims: CLAIMS,
     scopes: ['openid', 'offline_access', 'profile', 'email', 'phone'],
     responseTypes: ['code'],
@@ -86,7 +89,15 @@ export function createProvider({ db, clock, config, clients, accounts, keys, coo
     interactions: { url: (_ctx, interaction) => interactionPath(interaction.uid) },
     features: {
       devInteractions: { enabled: false },
-      introspection: { enabled: true },
+      // Any application may introspect any token (docs/oauth.md "Introspection"); a token whose person can no longer
+      // sign in, or issued before their tokens_valid_after, is inactive.
+      introspection: {
+        enabled: true,
+        allowedPolicy: async (_ctx, _client, token) => {
+          const accountId = 'accountId' in token ? token.accountId : undefined;
+          return !accountId || (await accounts.find(accountId, token)) !== undefined;
+        },
+      },
       revocation: { enabled: true },
       userinfo: { enabled: true },
       rpInitiatedLogout: { enabled: true },
@@ -110,7 +121,7 @@ export function createProvider({ db, clock, config, clients, accounts, keys, coo
     expiresWithSession: (ctx, code) => !code.scopes.has('offline_access') && !grantsOffline(ctx.oidc.entities.Grant),
     renderError,
   };
-  const provider = new Provider(publicUrlOf(config), configuration);
+  const provider = new OidcProvider(publicUrlOf(config), configuration);
   // oidc-provider drops offline_access from a request without prompt=consent; the request keeps it as a parameter of its
   // own instead, which the consent step turns into offline access on the grant.
   provider.use(async (ctx, next) => {

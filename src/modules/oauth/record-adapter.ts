@@ -1,4 +1,4 @@
-import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
+import type { Adapter, AdapterPayload, errors as ProviderErrors } from 'oidc-provider';
 import type { Clock } from '../../core/clock.js';
 import type { Db } from '../../db/database.js';
 import { sha256Hex } from '../../security/random.js';
@@ -8,13 +8,19 @@ import * as repo from './records.repo.js';
 /** What the provider stores beside a payload, as columns. */
 const GRANT_KEYED = (model: string, id: string, payload: AdapterPayload) => (model === 'Grant' ? id : payload.grantId ?? null);
 
+/** The person a record belongs to: the `accountId` of grants, codes and tokens, the account of a signed-in session. */
+function accountOf(payload: AdapterPayload): number | null {
+  const id = payload.accountId ?? payload.account;
+  return typeof id === 'string' && /^[1-9][0-9]{0,17}$/.test(id) ? Number(id) : null;
+}
+
 /**
  * The provider's storage in Gatehouse's database (docs/oauth.md "Storage"): one row per record in `oauth_records`, found
  * by the SHA-256 of its id (a code, a token, a cookie value) and stored without it. A code is consumed in one
  * statement, so of two redemptions of the same code exactly one wins and the other revokes what the code issued.
  * `Client` records are Gatehouse's applications first (clients.ts), then the clients registered dynamically.
  */
-export function recordAdapter(db: Db, clock: Clock, clients: OauthClients) {
+export function recordAdapter(db: Db, clock: Clock, clients: OauthClients, errors: typeof ProviderErrors) {
   return class RecordAdapter implements Adapter {
     constructor(private readonly model: string) {}
 
@@ -23,6 +29,7 @@ export function recordAdapter(db: Db, clock: Clock, clients: OauthClients) {
       await repo.upsertRecord(db, {
         model: this.model, idHash: sha256Hex(id), payload: stored, grantId: GRANT_KEYED(this.model, id, payload),
         uid: typeof payload.uid === 'string' ? payload.uid : null,
+        accountId: accountOf(payload),
         expiresAt: expiresIn ? new Date(clock.now().getTime() + expiresIn * 1000) : null,
       });
     }

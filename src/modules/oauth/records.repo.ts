@@ -8,14 +8,16 @@ export interface RecordValues {
   payload: Record<string, unknown>;
   grantId: string | null;
   uid: string | null;
+  accountId: number | null;
   expiresAt: Date | null;
 }
 
 export const upsertRecord = (db: Executor, r: RecordValues) =>
   db.insertInto('oauth_records')
-    .values({ model: r.model, id_hash: r.idHash, payload: JSON.stringify(r.payload), grant_id: r.grantId, uid: r.uid, expires_at: r.expiresAt })
+    .values({ model: r.model, id_hash: r.idHash, payload: JSON.stringify(r.payload), grant_id: r.grantId, uid: r.uid,
+      account_id: r.accountId, expires_at: r.expiresAt })
     .onConflict((oc) => oc.columns(['model', 'id_hash']).doUpdateSet({
-      payload: JSON.stringify(r.payload), grant_id: r.grantId, uid: r.uid, expires_at: r.expiresAt,
+      payload: JSON.stringify(r.payload), grant_id: r.grantId, uid: r.uid, account_id: r.accountId, expires_at: r.expiresAt,
     }))
     .execute();
 
@@ -58,6 +60,33 @@ export const deleteModelRecordsOfGrant = (db: Executor, model: string, grantId: 
 /** The grant and everything it issued (a replayed code, a revoked grant). */
 export const deleteGrantRecords = (db: Executor, grantId: string) =>
   db.deleteFrom('oauth_records').where('grant_id', '=', grantId).execute();
+
+/** A page of a person's live grants, newest first (the grant id is kept in `grant_id`), and their number. */
+export async function listGrantsOf(db: Executor, accountId: number, now: Date, limit: number, offset: number) {
+  const live = db.selectFrom('oauth_records').where('model', '=', 'Grant').where('account_id', '=', accountId)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]));
+  const [rows, total] = await Promise.all([
+    live.select(['grant_id', 'payload']).orderBy(sql`(payload->>'iat')::bigint`, 'desc').orderBy('grant_id').limit(limit).offset(offset).execute(),
+    live.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, count: Number(total.n) };
+}
+
+/** One live grant by its id, and whose it is. */
+export const findGrant = (db: Executor, grantId: string, now: Date) =>
+  db.selectFrom('oauth_records').select(['account_id', 'payload'])
+    .where('model', '=', 'Grant').where('grant_id', '=', grantId)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+    .executeTakeFirst();
+
+/**
+ * Every record of a person — grants, what they issued, the pages' sessions — in one statement: what an event ending
+ * all their sessions ends (docs/oauth.md "Grants"). Answers the grant ids removed.
+ */
+export async function deleteAccountRecords(db: Executor, accountId: number): Promise<string[]> {
+  const rows = await db.deleteFrom('oauth_records').where('account_id', '=', accountId).returning(['model', 'grant_id']).execute();
+  return rows.filter((r) => r.model === 'Grant' && r.grant_id !== null).map((r) => r.grant_id!);
+}
 
 /** Expired records (the cleanup job). */
 export const deleteExpiredRecords = (db: Executor, now: Date) =>

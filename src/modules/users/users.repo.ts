@@ -68,7 +68,7 @@ export type PublicUser = NonNullable<Awaited<ReturnType<typeof findPublicUser>>>
 
 /** The public fields and what says whether the account may still sign in: the claims an OpenID Provider releases. */
 export const findUserForClaims = (db: Executor, id: number) =>
-  db.selectFrom('users').select([...PUBLIC_USER_COLUMNS, 'is_banned', 'deleted_at', 'deletion_scheduled_at'])
+  db.selectFrom('users').select([...PUBLIC_USER_COLUMNS, 'is_banned', 'deleted_at', 'deletion_scheduled_at', 'locked_until', 'tokens_valid_after'])
     .where('id', '=', id).executeTakeFirst();
 
 /**

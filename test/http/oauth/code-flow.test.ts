@@ -2,61 +2,28 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import * as client from 'openid-client';
 import { createUser, type TestUser } from '../../factories/users.js';
-import { freePort } from '../../helpers/cli.js';
-import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import type { TestApp } from '../../helpers/test-app.js';
 import { createBrowser, formOf } from './browser.js';
+import { REDIRECT, startOauthApp, type OauthApp } from './flow.js';
 
 // docs/oauth.md: the authorization code flow with PKCE, driven by openid-client as the relying party and a browser
 // without JavaScript through the sign-in and consent pages.
-const REDIRECT = 'http://127.0.0.1:9/callback';
-
 describe('OAuth authorization code flow (docs/oauth.md)', () => {
+  let oauth: OauthApp;
   let t: TestApp;
   let issuer: string;
   let user: TestUser;
   let clientId: string;
-  let clientSecret: string;
 
   before(async () => {
-    const port = await freePort();
-    issuer = `http://127.0.0.1:${port}`;
-    t = await createTestApp({ env: { SVC_PUBLIC_URL: issuer, SVC_OAUTH_ENABLED: 'true' } });
-    await t.app.listen({ port, host: '127.0.0.1' });
-    const { credentials } = await t.container.services.applications.create({ name: 'Acme <Notes>', redirect_uris: [REDIRECT], allowed_origins: [] });
-    clientId = credentials.access_key;
-    clientSecret = credentials.access_secret!;
+    oauth = await startOauthApp();
+    ({ t, issuer, clientId } = oauth);
   });
   after(() => t.close());
 
-  const relyingParty = (secret = clientSecret) =>
-    client.discovery(new URL(issuer), clientId, secret, undefined, { execute: [client.allowInsecureRequests] });
-
-  /** Runs the browser part of the flow: sign-in, consent (approve or deny), and answers the redirect to the client. */
-  async function authorize(config: client.Configuration, opts: { scope?: string; decision?: 'approve' | 'deny' } = {}) {
-    const verifier = client.randomPKCECodeVerifier();
-    const state = client.randomState();
-    const nonce = client.randomNonce();
-    const url = client.buildAuthorizationUrl(config, {
-      redirect_uri: REDIRECT, scope: opts.scope ?? 'openid email profile offline_access', state, nonce,
-      code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256',
-    });
-    const browser = createBrowser(issuer);
-    const signInPage = await browser.open(url.toString());
-    assert.equal(signInPage.status, 200, signInPage.html);
-    assert.match(signInPage.html, /name="email"/);
-    assert.match(signInPage.html, /Acme &lt;Notes&gt;/, 'the client name is escaped');
-    const signIn = formOf(signInPage.html);
-    const consentPage = await browser.submit(signIn.action, { ...signIn.fields, email: user.email!, password: user.password! });
-    assert.equal(consentPage.status, 200, consentPage.html);
-    assert.match(consentPage.html, /name="decision" value="approve"/);
-    assert.match(consentPage.html, /127\.0\.0\.1:9/, 'the redirect host is shown');
-    const consent = formOf(consentPage.html);
-    const back = await browser.submit(consent.action, { ...consent.fields, decision: opts.decision ?? 'approve' });
-    assert.equal(back.status, 303);
-    const location = new URL(back.location!);
-    assert.equal(`${location.origin}${location.pathname}`, REDIRECT);
-    return { location, verifier, state, nonce, browser };
-  }
+  const relyingParty = (secret?: string) => oauth.relyingParty(secret);
+  const authorize = (config: client.Configuration, opts: { scope?: string; decision?: 'approve' | 'deny' } = {}) =>
+    oauth.authorize(config, user, opts);
 
   before(async () => {
     user = await createUser(t, { email: 'ada@example.com', first_name: 'Ada', last_name: 'Lovelace' });

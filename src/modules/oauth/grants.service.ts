@@ -1,0 +1,70 @@
+import type { Clock } from '../../core/clock.js';
+import { AppError } from '../../core/errors.js';
+import { pageRequest, type PageQueryInput } from '../../core/pagination.js';
+import type { RequestMeta } from '../../core/request-meta.js';
+import type { Db, Executor } from '../../db/database.js';
+import type { AppCredentialService } from '../applications/app-credentials.service.js';
+import type { AuditService } from '../audit/audit.service.js';
+import * as repo from './records.repo.js';
+
+type Deps = { db: Db; clock: Clock; audit: AuditService; appCredentials: AppCredentialService };
+
+/** A grant as the provider stores it (the part Gatehouse reads). */
+interface GrantPayload {
+  clientId?: string;
+  iat?: number;
+  openid?: { scope?: string };
+  resources?: Record<string, string>;
+}
+
+/**
+ * The grants people approved (docs/oauth.md "Grants"): each is a delegation, listed with `me/grants/`, revocable by
+ * the person and by an administrator, and revoked with everything it issued by every event that ends the person's
+ * sessions — in that event's transaction, like agent tokens.
+ */
+export function createOauthGrantService({ db, clock, audit, appCredentials }: Deps) {
+  async function toGrant(grantId: string, payload: GrantPayload) {
+    const clientId = payload.clientId ?? '';
+    const app = await appCredentials.activeApplication(clientId);
+    const resources = Object.keys(payload.resources ?? {});
+    const scopes = [...new Set([...(payload.openid?.scope ?? '').split(' '), ...Object.values(payload.resources ?? {}).flatMap((s) => s.split(' '))])]
+      .filter(Boolean);
+    return {
+      id: grantId, client_id: clientId, client_name: app?.name ?? clientId, verified: app !== null,
+      resource: resources[0] ?? null, scopes, organization: null, status: 'active' as const,
+      created_at: new Date((payload.iat ?? 0) * 1000).toISOString(),
+    };
+  }
+
+  async function list(userId: number, query: PageQueryInput) {
+    const page = pageRequest(query);
+    const { rows, count } = await repo.listGrantsOf(db, userId, clock.now(), page.pageSize, page.offset);
+    return { results: await Promise.all(rows.map((r) => toGrant(r.grant_id!, r.payload as GrantPayload))), count, page };
+  }
+
+  /** Revokes a grant and everything it issued; `owner` restricts it to that person's grants (another's id is a 404). */
+  async function revoke(grantId: string, by: { owner?: number; actorId: number }, meta: RequestMeta): Promise<void> {
+    await db.transaction().execute(async (trx) => {
+      const grant = await repo.findGrant(trx, grantId, clock.now());
+      if (!grant || (by.owner !== undefined && grant.account_id !== by.owner)) throw new AppError('NOT_FOUND');
+      await repo.deleteGrantRecords(trx, grantId);
+      await audit.record({ event_type: 'oauth_grant_revoked', severity: 'warning', user_id: grant.account_id, actor_id: by.actorId,
+        application_id: meta.applicationId, ip_address: meta.ip, user_agent: meta.userAgent,
+        details: { grant_id: grantId, client_id: (grant.payload as GrantPayload).clientId ?? null } }, trx);
+    });
+  }
+
+  /** Every grant of a person and what it issued, in the caller's transaction (an event ending all their sessions). */
+  async function revokeAllOf(trx: Executor, userId: number, reason: string): Promise<number> {
+    const ids = await repo.deleteAccountRecords(trx, userId);
+    if (ids.length > 0) {
+      await audit.record({ event_type: 'oauth_grants_revoked', severity: 'warning', user_id: userId,
+        details: { grant_ids: ids, count: ids.length, reason } }, trx);
+    }
+    return ids.length;
+  }
+
+  return { list, revoke, revokeAllOf };
+}
+
+export type OauthGrantService = ReturnType<typeof createOauthGrantService>;
