@@ -808,6 +808,45 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "admin/grants/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "admin/login-attempts/": {
         parameters: {
             query?: never;
@@ -2951,6 +2990,8 @@ export interface paths {
                                  */
                                 kind: "confidential" | "public";
                                 name: string;
+                                /** @description Where OAuth RP-initiated logout may send the person back (docs/oauth.md) */
+                                post_logout_redirect_uris: string[];
                                 redirect_uris: string[];
                                 /** Format: date-time */
                                 updated_at: string;
@@ -2982,6 +3023,8 @@ export interface paths {
                          */
                         kind?: "confidential" | "public";
                         name: string;
+                        /** @description Absolute http(s) URLs, matched exactly, where OAuth RP-initiated logout may send the person back (docs/oauth.md) */
+                        post_logout_redirect_uris?: string[];
                         /** @description Absolute http(s) URLs, matched exactly (social callbacks, magic-link validation_url) */
                         redirect_uris?: string[];
                     };
@@ -3010,6 +3053,8 @@ export interface paths {
                                  */
                                 kind: "confidential" | "public";
                                 name: string;
+                                /** @description Where OAuth RP-initiated logout may send the person back (docs/oauth.md) */
+                                post_logout_redirect_uris: string[];
                                 redirect_uris: string[];
                                 /** Format: date-time */
                                 updated_at: string;
@@ -3077,6 +3122,8 @@ export interface paths {
                              */
                             kind: "confidential" | "public";
                             name: string;
+                            /** @description Where OAuth RP-initiated logout may send the person back (docs/oauth.md) */
+                            post_logout_redirect_uris: string[];
                             redirect_uris: string[];
                             /** Format: date-time */
                             updated_at: string;
@@ -3108,6 +3155,8 @@ export interface paths {
                          */
                         kind?: "confidential" | "public";
                         name: string;
+                        /** @description Absolute http(s) URLs, matched exactly, where OAuth RP-initiated logout may send the person back (docs/oauth.md) */
+                        post_logout_redirect_uris?: string[];
                         /** @description Absolute http(s) URLs, matched exactly (social callbacks, magic-link validation_url) */
                         redirect_uris?: string[];
                     };
@@ -3135,6 +3184,8 @@ export interface paths {
                              */
                             kind: "confidential" | "public";
                             name: string;
+                            /** @description Where OAuth RP-initiated logout may send the person back (docs/oauth.md) */
+                            post_logout_redirect_uris: string[];
                             redirect_uris: string[];
                             /** Format: date-time */
                             updated_at: string;
@@ -3192,6 +3243,8 @@ export interface paths {
                          */
                         kind?: "confidential" | "public";
                         name?: string;
+                        /** @description Absolute http(s) URLs, matched exactly, where OAuth RP-initiated logout may send the person back (docs/oauth.md) */
+                        post_logout_redirect_uris?: string[];
                         /** @description Absolute http(s) URLs, matched exactly (social callbacks, magic-link validation_url) */
                         redirect_uris?: string[];
                     };
@@ -3219,6 +3272,8 @@ export interface paths {
                              */
                             kind: "confidential" | "public";
                             name: string;
+                            /** @description Where OAuth RP-initiated logout may send the person back (docs/oauth.md) */
+                            post_logout_redirect_uris: string[];
                             redirect_uris: string[];
                             /** Format: date-time */
                             updated_at: string;
@@ -3278,6 +3333,8 @@ export interface paths {
                                  */
                                 kind: "confidential" | "public";
                                 name: string;
+                                /** @description Where OAuth RP-initiated logout may send the person back (docs/oauth.md) */
+                                post_logout_redirect_uris: string[];
                                 redirect_uris: string[];
                                 /** Format: date-time */
                                 updated_at: string;
@@ -4865,6 +4922,107 @@ export interface paths {
                 };
             };
         };
+        trace?: never;
+    };
+    "me/grants/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    page?: number;
+                    page_size?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            count: number;
+                            next: string | null;
+                            page: number;
+                            page_size: number;
+                            previous: string | null;
+                            results: {
+                                client_id: string;
+                                client_name: string;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** @description The grant's id */
+                                id: string;
+                                /** @description The organization slug it is bound to */
+                                organization: string | null;
+                                /** @description The API its access tokens are for; null: userinfo only */
+                                resource: string | null;
+                                scopes: string[];
+                                /** @enum {string} */
+                                status: "active";
+                                /** @description False for clients registered dynamically or by a metadata document */
+                                verified: boolean;
+                            }[];
+                            total_pages: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "me/grants/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "me/roles/": {

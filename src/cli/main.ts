@@ -79,11 +79,13 @@ async function run(argv: string[]): Promise<void> {
       if (sub !== 'create') throw new UsageError(`usage: gatehouse ${APP_CREATE_USAGE} | app list [--json] | ${APP_REGENERATE_USAGE}`);
       const { values } = parse(rest, {
         name: { type: 'string' }, 'redirect-uri': { type: 'string', multiple: true },
+        'post-logout-redirect-uri': { type: 'string', multiple: true },
         origin: { type: 'string', multiple: true }, public: { type: 'boolean' }, json: { type: 'boolean' },
       }, APP_CREATE_USAGE);
       return (await commands.create()).appCreateCommand(env, {
         name: values.name as string | undefined,
         redirectUris: (values['redirect-uri'] as string[] | undefined) ?? [],
+        postLogoutRedirectUris: (values['post-logout-redirect-uri'] as string[] | undefined) ?? [],
         origins: (values.origin as string[] | undefined) ?? [],
         isPublic: Boolean(values.public),
         json: Boolean(values.json),

@@ -38,12 +38,13 @@ export const COMMANDS: Record<string, CommandHelp> = {
     summary: 'migrate + seed + create "Default App" if no application exists, print its credentials',
   },
   'app create': {
-    usage: 'app create --name N [--public] [--redirect-uri URI]... [--origin URL]... [--json]',
+    usage: 'app create --name N [--public] [--redirect-uri URI]... [--post-logout-redirect-uri URI]... [--origin URL]... [--json]',
     summary: 'create an application and print its key and secret (the secret once)',
     options: [
       ['--name N', 'the application\'s name (required)'],
       ['--public', 'a browser application: key only, no secret, needs at least one --origin'],
       ['--redirect-uri URI', 'a redirect URI it may use (repeatable)'],
+      ['--post-logout-redirect-uri URI', 'where OAuth logout may send the person back (repeatable, docs/oauth.md)'],
       ['--origin URL', 'a browser origin its requests may come from, such as https://app.example.com (repeatable)'],
       ['--json', 'print {"id","name","kind","access_key","access_secret"}'],
     ],

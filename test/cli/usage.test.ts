@@ -36,7 +36,7 @@ describe('gatehouse usage', () => {
     // A group prints each of its commands; `help <command>` is the same as `<command> --help`.
     const group = await runCli(['app', '--help'], { env });
     assert.deepEqual(lines(group.stdout).filter((l) => l.startsWith('Usage:')),
-      ['Usage: gatehouse app create --name N [--public] [--redirect-uri URI]... [--origin URL]... [--json]',
+      ['Usage: gatehouse app create --name N [--public] [--redirect-uri URI]... [--post-logout-redirect-uri URI]... [--origin URL]... [--json]',
         'Usage: gatehouse app list [--json]', 'Usage: gatehouse app regenerate <access key or name> [--json]']);
     assert.equal((await runCli(['help', 'keys', 'list'])).stdout, (await runCli(['keys', 'list', '--help'])).stdout);
   });

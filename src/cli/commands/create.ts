@@ -10,6 +10,8 @@ import { withRuntime } from './database.js';
 export interface AppCreateOptions {
   name?: string;
   redirectUris: string[];
+  /** Where OAuth RP-initiated logout may send the person back (docs/oauth.md). */
+  postLogoutRedirectUris?: string[];
   origins: string[];
   /** A public application (docs/decisions.md "Public applications"): key only, at least one origin, no secret. */
   isPublic: boolean;
@@ -23,6 +25,9 @@ const isHttpUrl = (value: string): boolean => {
 export async function appCreateCommand(env: Env, opts: AppCreateOptions): Promise<void> {
   if (!opts.name?.trim()) throw new UsageError(`app create: --name is required (usage: gatehouse ${APP_CREATE_USAGE})`);
   for (const uri of opts.redirectUris) if (!isHttpUrl(uri)) throw new UsageError(`app create: --redirect-uri ${uri} is not an http(s) URL`);
+  for (const uri of opts.postLogoutRedirectUris ?? []) {
+    if (!isHttpUrl(uri)) throw new UsageError(`app create: --post-logout-redirect-uri ${uri} is not an http(s) URL`);
+  }
   for (const origin of opts.origins) {
     if (!isHttpUrl(origin) || new URL(origin).origin !== origin) throw new UsageError(`app create: --origin ${origin} must be a bare origin such as https://app.example.com`);
   }
@@ -34,7 +39,7 @@ export async function appCreateCommand(env: Env, opts: AppCreateOptions): Promis
     await migrateToLatest(database.db);
     const { application, credentials } = await container.services.applications.create({
       name: opts.name!.trim(), kind: opts.isPublic ? 'public' : 'confidential', redirect_uris: opts.redirectUris,
-      allowed_origins: opts.origins,
+      post_logout_redirect_uris: opts.postLogoutRedirectUris ?? [], allowed_origins: opts.origins,
     });
     if (opts.json) {
       printJson({ id: application.id, name: application.name, kind: application.kind, ...credentials });

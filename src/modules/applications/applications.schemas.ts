@@ -9,6 +9,8 @@ const Name = Type.String({ minLength: 1, maxLength: 100 });
 const Description = Type.String({ maxLength: 1000 });
 const RedirectUris = Type.Array(Type.String({ maxLength: 2048 }), { maxItems: 50,
   description: 'Absolute http(s) URLs, matched exactly (social callbacks, magic-link validation_url)' });
+const PostLogoutRedirectUris = Type.Array(Type.String({ maxLength: 2048 }), { maxItems: 50,
+  description: 'Absolute http(s) URLs, matched exactly, where OAuth RP-initiated logout may send the person back (docs/oauth.md)' });
 const AllowedOrigins = Type.Array(Type.String({ maxLength: 2048 }), { maxItems: 50,
   description: 'Bare origins (scheme://host[:port]) allowed to call the API from a browser; a public application needs at least one' });
 const Kind = Type.Enum([...APPLICATION_KINDS], { type: 'string',
@@ -31,6 +33,7 @@ const ApplicationFields = {
   description: Type.Optional(Description),
   kind: Type.Optional(Kind),
   redirect_uris: Type.Optional(RedirectUris),
+  post_logout_redirect_uris: Type.Optional(PostLogoutRedirectUris),
   allowed_origins: Type.Optional(AllowedOrigins),
   is_active: Type.Optional(Type.Boolean()),
 };
@@ -45,6 +48,7 @@ export const PatchApplicationBody = Body({
   description: Type.Optional(Description),
   kind: Type.Optional(Kind),
   redirect_uris: Type.Optional(RedirectUris),
+  post_logout_redirect_uris: Type.Optional(PostLogoutRedirectUris),
   allowed_origins: Type.Optional(AllowedOrigins),
   is_active: Type.Optional(Type.Boolean()),
 });
@@ -62,6 +66,7 @@ export const ApplicationResponse = Type.Object({
   access_key: Type.String(),
   is_active: Type.Boolean(),
   redirect_uris: Type.Array(Type.String()),
+  post_logout_redirect_uris: Type.Array(Type.String(), { description: 'Where OAuth RP-initiated logout may send the person back (docs/oauth.md)' }),
   allowed_origins: Type.Array(Type.String()),
   created_by: Nullable(Type.Integer()),
   created_at: Type.String({ format: 'date-time' }),
@@ -90,7 +95,8 @@ export type ApplicationCredentialsBody = Static<typeof ApplicationCredentialsRes
 
 export const toApplication = (a: ApplicationRow): ApplicationBody => ({
   id: a.id, name: a.name, description: a.description, kind: a.kind, access_key: a.access_key, is_active: a.is_active,
-  redirect_uris: a.redirect_uris, allowed_origins: a.allowed_origins, created_by: a.created_by,
+  redirect_uris: a.redirect_uris, post_logout_redirect_uris: a.post_logout_redirect_uris, allowed_origins: a.allowed_origins,
+  created_by: a.created_by,
   created_at: toIso(a.created_at)!, updated_at: toIso(a.updated_at)!,
 });
 

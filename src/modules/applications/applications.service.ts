@@ -24,6 +24,7 @@ export interface NewApplicationInput {
   description?: string;
   kind?: ApplicationKind;
   redirect_uris?: string[];
+  post_logout_redirect_uris?: string[];
   allowed_origins?: string[];
   is_active?: boolean;
   created_by?: number | null;
@@ -70,6 +71,7 @@ export function createApplicationService({ db, clock, audit, changes }: Deps) {
       secret_hash,
       is_active: input.is_active ?? true,
       redirect_uris: JSON.stringify(input.redirect_uris ?? []),
+      post_logout_redirect_uris: JSON.stringify(input.post_logout_redirect_uris ?? []),
       allowed_origins: JSON.stringify(input.allowed_origins ?? []),
       created_by: input.created_by ?? null,
       created_at: now,
@@ -121,13 +123,16 @@ export function createApplicationService({ db, clock, audit, changes }: Deps) {
    * 400 naming each redirect URI or origin that could not be matched safely, and a public application left without an
    * origin. `kind` is the application's (fixed at creation); `allowed_origins` undefined keeps the current list.
    */
-  function checkLists(input: { redirect_uris?: string[]; allowed_origins?: string[] }, kind: ApplicationKind) {
+  function checkLists(input: { redirect_uris?: string[]; post_logout_redirect_uris?: string[]; allowed_origins?: string[] },
+    kind: ApplicationKind) {
     const errors: FieldErrors = {};
     const uris = listProblems(input.redirect_uris ?? [], redirectUriProblem);
+    const logoutUris = listProblems(input.post_logout_redirect_uris ?? [], redirectUriProblem);
     const origins = listProblems(input.allowed_origins ?? [], originProblem);
     const missing = input.allowed_origins === undefined ? null : originsProblem(kind, input.allowed_origins);
     if (missing) origins.push(missing);
     if (uris.length) errors.redirect_uris = uris;
+    if (logoutUris.length) errors.post_logout_redirect_uris = logoutUris;
     if (origins.length) errors.allowed_origins = origins;
     if (Object.keys(errors).length) throw AppError.validation(errors);
   }
@@ -197,13 +202,14 @@ export function createApplicationService({ db, clock, audit, changes }: Deps) {
     if (input.name !== undefined) changes.name = displayName(input.name);
     if (input.description !== undefined) changes.description = input.description.trim();
     if (input.redirect_uris !== undefined) changes.redirect_uris = JSON.stringify(input.redirect_uris);
+    if (input.post_logout_redirect_uris !== undefined) changes.post_logout_redirect_uris = JSON.stringify(input.post_logout_redirect_uris);
     if (input.allowed_origins !== undefined) changes.allowed_origins = JSON.stringify(input.allowed_origins);
     if (input.is_active !== undefined) changes.is_active = input.is_active;
     const fields = Object.keys(changes);
     const row = await db.transaction().execute(async (trx) => {
       const updated = await repo.updateApplication(trx, id, { ...changes, updated_at: clock.now() });
       if (!updated) throw new AppError('NOT_FOUND');
-      const sensitive = fields.some((f) => f === 'redirect_uris' || f === 'allowed_origins' || f === 'is_active');
+      const sensitive = fields.some((f) => ['redirect_uris', 'post_logout_redirect_uris', 'allowed_origins', 'is_active'].includes(f));
       await audit.record({ event_type: 'application_updated', severity: sensitive ? 'warning' : 'info', ...auditOrigin(actor),
         details: { target_application_id: id, fields } }, trx);
       return updated;

@@ -6,7 +6,7 @@ import { metaOf } from '../../http/request-meta.js';
 import type { RouteDeps, TypedApp } from '../../http/route-plugin.js';
 import { normalizeEmail } from '../users/contact.js';
 import type { InteractionView } from './oauth.service.js';
-import { consentPage, errorPage, PAGE_CSS, PAGE_CSS_PATH, pageLanguage, signInPage, totpPage } from './pages.js';
+import { consentPage, errorPage, PAGE_CSS, PAGE_CSS_PATH, pageLanguage, pagePolicy, signInPage, totpPage } from './pages.js';
 import { interactionPath, OAUTH_ROUTES } from './provider.js';
 
 const CSRF_COOKIE = 'gatehouse_oauth_csrf';
@@ -72,8 +72,7 @@ export default async function oauthRoutes(app: TypedApp, { container, guards }: 
       res.statusCode = status;
       res.setHeader('content-type', 'text/html; charset=utf-8');
       res.setHeader('cache-control', 'no-store');
-      res.setHeader('content-security-policy', `default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'${
-        formAction.map((o) => ` ${o}`).join('')}; frame-ancestors 'none'; base-uri 'none'`);
+      res.setHeader('content-security-policy', pagePolicy(formAction));
       res.setHeader('x-frame-options', 'DENY');
       res.setHeader('referrer-policy', 'no-referrer');
       res.end(html);

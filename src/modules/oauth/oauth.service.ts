@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type Provider from 'oidc-provider';
+import type { KoaContextWithOIDC, default as Provider } from 'oidc-provider';
 import type { Config } from '../../config/settings.js';
 import type { Clock } from '../../core/clock.js';
 import { AppError } from '../../core/errors.js';
@@ -11,8 +11,16 @@ import type { LoginMeta, LoginService, ProviderOutcome } from '../auth/login.ser
 import type { KeyService } from '../keys/keys.service.js';
 import { createOauthAccounts } from './accounts.js';
 import { createOauthClients } from './clients.js';
-import { escapeHtml, errorPage, pageLanguage, type Refusal } from './pages.js';
-import { createProvider, OFFLINE_REQUESTED } from './provider.js';
+import { escapeHtml, errorPage, loggedOutPage, logoutPage, pageLanguage, pagePolicy, type Refusal } from './pages.js';
+import { createProvider, OFFLINE_REQUESTED, type ProviderPages } from './provider.js';
+
+/** An HTML answer of the provider's own, under the pages' security policy. */
+function htmlPage(ctx: KoaContextWithOIDC, formTargets: string[]) {
+  ctx.type = 'html';
+  ctx.set('content-security-policy', pagePolicy(formTargets));
+  ctx.set('cache-control', 'no-store');
+  ctx.set('x-frame-options', 'DENY');
+}
 
 type Deps = {
   db: Db; clock: Clock; config: Config; keys: Pick<KeyService, 'providerKeys'>; appCredentials: AppCredentialService;
@@ -52,11 +60,7 @@ export function createOauthService({ db, clock, config, keys, appCredentials, lo
     if (building?.version !== set.version) {
       const version = set.version;
       const promise = createProvider({ db, clock, config, clients, accounts, keys: { keys: set.keys as never },
-        cookieKeys: [cookieKey.toString('base64url')],
-        renderError: (ctx, out) => {
-          ctx.type = 'html';
-          ctx.body = errorPage(pageLanguage(undefined, ctx.get('accept-language')), String(out.error), out.error_description);
-        } }).then((built) => {
+        cookieKeys: [cookieKey.toString('base64url')], pages: providerPages }).then((built) => {
         current = { version, provider: built };
         return built;
       }).finally(() => {
@@ -66,6 +70,23 @@ export function createOauthService({ db, clock, config, keys, appCredentials, lo
     }
     return building!.promise;
   }
+
+  /** The pages the provider renders itself: its errors and RP-initiated logout, in the look and under the policy of the others. */
+  const providerPages: ProviderPages = {
+    renderError: (ctx, out) => {
+      htmlPage(ctx, []);
+      ctx.body = errorPage(pageLanguage(undefined, ctx.get('accept-language')), String(out.error), out.error_description);
+    },
+    logoutSource: (ctx, form) => {
+      const next = (ctx.oidc.params as Record<string, string | undefined> | undefined)?.post_logout_redirect_uri;
+      htmlPage(ctx, next && URL.canParse(next) ? [new URL(next).origin] : []);
+      ctx.body = logoutPage(pageLanguage(undefined, ctx.get('accept-language')), ctx.host, form);
+    },
+    postLogoutSuccessSource: (ctx) => {
+      htmlPage(ctx, []);
+      ctx.body = loggedOutPage(pageLanguage(undefined, ctx.get('accept-language')));
+    },
+  };
 
   /** The CSRF field of an interaction's forms: bound to the browser's CSRF cookie and to the interaction. */
   const csrfTokenFor = (cookie: string, uid: string) => createHmac('sha256', cookieKey).update(`oauth-csrf:${cookie}:${uid}`).digest('base64url');

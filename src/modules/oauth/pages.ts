@@ -12,6 +12,8 @@ const TEXT = {
     consentTitle: 'Allow access?', wantsAccess: 'wants to access your account.', redirectsTo: 'You will be sent back to',
     unverified: 'Unverified application', approve: 'Allow', deny: 'Deny', signedInAs: 'Signed in as',
     errorTitle: 'Something went wrong',
+    logoutTitle: 'Sign out?', logoutFrom: 'Do you want to sign out from', logoutYes: 'Yes, sign me out', logoutNo: 'No, stay signed in',
+    loggedOutTitle: 'Signed out', loggedOut: 'You are signed out.',
     refusals: {
       LOGIN_FAILED: 'The email or password is wrong.',
       ACCOUNT_LOCKED: 'This account is locked after too many failed attempts. Try again later.',
@@ -32,6 +34,8 @@ const TEXT = {
     consentTitle: 'Autoriser l\u2019accès ?', wantsAccess: 'souhaite accéder à votre compte.', redirectsTo: 'Vous serez renvoyé vers',
     unverified: 'Application non vérifiée', approve: 'Autoriser', deny: 'Refuser', signedInAs: 'Connecté en tant que',
     errorTitle: 'Une erreur est survenue',
+    logoutTitle: 'Se déconnecter ?', logoutFrom: 'Voulez-vous vous déconnecter de', logoutYes: 'Oui, me déconnecter',
+    logoutNo: 'Non, rester connecté', loggedOutTitle: 'Déconnecté', loggedOut: 'Vous êtes déconnecté.',
     refusals: {
       LOGIN_FAILED: 'L\u2019adresse e-mail ou le mot de passe est incorrect.',
       ACCOUNT_LOCKED: 'Ce compte est verrouillé après trop d\u2019échecs. Réessayez plus tard.',
@@ -116,3 +120,20 @@ export function errorPage(lang: PageLanguage, error: string, description: string
   return page(lang, t.errorTitle, `<p class="error"><code>${escapeHtml(error)}</code></p>`
     + (description ? `<p>${escapeHtml(description)}</p>` : ''));
 }
+
+/** RP-initiated logout's question; `form` is the provider's hidden form (its CSRF field), which the buttons submit. */
+export function logoutPage(lang: PageLanguage, host: string, form: string): string {
+  const t = TEXT[lang];
+  return page(lang, t.logoutTitle, `<p>${t.logoutFrom} <strong>${escapeHtml(host)}</strong>?</p>${form}`
+    + `<button type="submit" form="op.logoutForm" value="yes" name="logout">${t.logoutYes}</button>`
+    + `<button type="submit" form="op.logoutForm">${t.logoutNo}</button>`);
+}
+
+export function loggedOutPage(lang: PageLanguage): string {
+  const t = TEXT[lang];
+  return page(lang, t.loggedOutTitle, `<p>${t.loggedOut}</p>`);
+}
+
+/** The Content-Security-Policy of every page; `formTargets` are the other origins a form may end at (after redirects). */
+export const pagePolicy = (formTargets: string[] = []) => `default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'${
+  formTargets.map((o) => ` ${o}`).join('')}; frame-ancestors 'none'; base-uri 'none'`;

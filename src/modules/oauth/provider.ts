@@ -1,4 +1,4 @@
-import type { Configuration, default as Provider } from 'oidc-provider';
+import type { Configuration, KoaContextWithOIDC, default as Provider } from 'oidc-provider';
 import type { Config } from '../../config/settings.js';
 import { publicUrlOf } from '../../config/settings.js';
 import type { Clock } from '../../core/clock.js';
@@ -46,7 +46,14 @@ export interface ProviderDeps {
   keys: { keys: Record<string, unknown>[] };
   /** Keys the provider signs its cookies with. */
   cookieKeys: string[];
+  pages: ProviderPages;
+}
+
+/** The pages the provider renders itself (oauth.service.ts gives them the look and policy of the others). */
+export interface ProviderPages {
   renderError: NonNullable<Configuration['renderError']>;
+  logoutSource: (ctx: KoaContextWithOIDC, form: string) => void;
+  postLogoutSuccessSource: (ctx: KoaContextWithOIDC) => void;
 }
 
 /**
@@ -54,7 +61,7 @@ export interface ProviderDeps {
  * flow only, PKCE S256 for every client, codes valid 60 s, refresh tokens rotated, Gatehouse's applications as
  * clients, its accounts and sign-in checks, its signing keys, its database.
  */
-export async function createProvider({ db, clock, config, clients, accounts, keys, cookieKeys, renderError }: ProviderDeps)
+export async function createProvider({ db, clock, config, clients, accounts, keys, cookieKeys, pages }: ProviderDeps)
   : Promise<Provider> {
   // Loaded on first use: most deployments never serve OAuth, and importing it on Node 20 prints a runtime notice.
   const { default: OidcProvider, errors } = await import('oidc-provider');
@@ -100,7 +107,7 @@ export async function createProvider({ db, clock, config, clients, accounts, key
       },
       revocation: { enabled: true },
       userinfo: { enabled: true },
-      rpInitiatedLogout: { enabled: true },
+      rpInitiatedLogout: { enabled: true, logoutSource: pages.logoutSource, postLogoutSuccessSource: pages.postLogoutSuccessSource },
       registration: { enabled: false },
       resourceIndicators: { enabled: false },
     },
@@ -119,7 +126,7 @@ export async function createProvider({ db, clock, config, clients, accounts, key
     issueRefreshToken: (ctx, client, code) => client.grantTypeAllowed('refresh_token')
       && (code.scopes.has('offline_access') || grantsOffline(ctx.oidc.entities.Grant)),
     expiresWithSession: (ctx, code) => !code.scopes.has('offline_access') && !grantsOffline(ctx.oidc.entities.Grant),
-    renderError,
+    renderError: pages.renderError,
   };
   const provider = new OidcProvider(publicUrlOf(config), configuration);
   // oidc-provider drops offline_access from a request without prompt=consent; the request keeps it as a parameter of its

@@ -38,8 +38,8 @@ describe('applications/', () => {
       assert.match(body.credentials.access_secret, /^[A-Za-z0-9_-]{43}$/);
       assert.deepEqual(body.application, {
         id: body.application.id, name: 'Billing portal', description: 'Invoices', kind: 'confidential', access_key: body.credentials.access_key,
-        is_active: true, redirect_uris: ['https://billing.example.com/callback'], allowed_origins: ['https://billing.example.com'],
-        created_by: root.id, created_at: NOW.toISOString(), updated_at: NOW.toISOString(),
+        is_active: true, redirect_uris: ['https://billing.example.com/callback'], post_logout_redirect_uris: [],
+        allowed_origins: ['https://billing.example.com'], created_by: root.id, created_at: NOW.toISOString(), updated_at: NOW.toISOString(),
       });
       assert.equal((await callAs(body.credentials)).statusCode, 200);
       const row = await t.container.db.selectFrom('applications').select('secret_hash').where('id', '=', body.application.id).executeTakeFirstOrThrow();
@@ -59,6 +59,16 @@ describe('applications/', () => {
           '* is not a bare origin such as https://app.example.com (lower-case, no path or trailing slash).'],
       });
       assert.equal(expectStatus(await api('GET', 'applications/?search=X'), 200).count, 0);
+    });
+
+    it('takes post_logout_redirect_uris under the redirect URIs\' rules, and PATCH changes them (docs/oauth.md "Clients")', async () => {
+      const bad = await api('POST', 'applications/', { name: 'Y', post_logout_redirect_uris: ['/relative', 'https://ok.example.com/bye#x'] });
+      assert.deepEqual(expectStatus(bad, 400).details, { post_logout_redirect_uris: ['/relative is not an absolute http(s) URL.',
+        'https://ok.example.com/bye#x must not contain a fragment (#).'] });
+      const body = await create({ name: 'Y', post_logout_redirect_uris: ['https://y.example.com/bye'] });
+      assert.deepEqual(body.application.post_logout_redirect_uris, ['https://y.example.com/bye']);
+      const patched = expectStatus(await api('PATCH', `applications/${body.id}/`, { post_logout_redirect_uris: [] }), 200);
+      assert.deepEqual(patched.post_logout_redirect_uris, []);
     });
 
     it('answers 400 validation for a missing or blank name and unknown fields', async () => {
@@ -84,7 +94,7 @@ describe('applications/', () => {
       assert.deepEqual(body.results.map((a: { name: string }) => a.name), ['Alpha', 'Test App', 'Zeta']);
       for (const app of body.results) {
         assert.deepEqual(Object.keys(app).sort(), ['access_key', 'allowed_origins', 'created_at', 'created_by', 'description', 'id',
-          'is_active', 'kind', 'name', 'redirect_uris', 'updated_at']);
+          'is_active', 'kind', 'name', 'post_logout_redirect_uris', 'redirect_uris', 'updated_at']);
       }
       const one = expectStatus(await api('GET', `applications/${t.credentials.id}/`), 200);
       assert.equal(one.access_key, t.credentials.access_key);

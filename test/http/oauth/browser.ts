@@ -44,12 +44,12 @@ export function createBrowser(origin: string) {
   }
 
   /** Follows redirects while they stay on the issuer's origin; answers the first page, or the redirect leaving it. */
-  async function follow(first: PageAnswer): Promise<PageAnswer> {
+  async function follow(first: PageAnswer, headers: Record<string, string> = {}): Promise<PageAnswer> {
     let answer = first;
     for (let hops = 0; hops < 10 && answer.location; hops++) {
       const next = new URL(answer.location, answer.url);
       if (next.origin !== origin) return answer;
-      answer = await request(next.toString());
+      answer = await request(next.toString(), { headers });
     }
     return answer;
   }
@@ -58,7 +58,7 @@ export function createBrowser(origin: string) {
   const submit = async (url: string, form: Record<string, string>, headers: Record<string, string> = {}) =>
     follow(await request(url, { method: 'POST', form, headers }));
 
-  return { request, open, submit, jar };
+  return { request, follow, open, submit, jar };
 }
 
 /** The action and hidden fields of the first form of a page. */
@@ -66,6 +66,6 @@ export function formOf(html: string): { action: string; fields: Record<string, s
   const action = /<form[^>]*action="([^"]+)"/.exec(html)?.[1];
   if (!action) throw new Error(`no form in the page: ${html.slice(0, 300)}`);
   const fields: Record<string, string> = {};
-  for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) fields[m[1]!] = m[2]!;
+  for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"\s*\/?>/g)) fields[m[1]!] = m[2]!;
   return { action: action.replace(/&amp;/g, '&'), fields };
 }

@@ -4,7 +4,7 @@ import * as client from 'openid-client';
 import { createUser, type TestUser } from '../../factories/users.js';
 import type { TestApp } from '../../helpers/test-app.js';
 import { createBrowser, formOf } from './browser.js';
-import { REDIRECT, startOauthApp, type OauthApp } from './flow.js';
+import { REDIRECT, SIGNED_OUT, startOauthApp, type OauthApp } from './flow.js';
 
 // docs/oauth.md: the authorization code flow with PKCE, driven by openid-client as the relying party and a browser
 // without JavaScript through the sign-in and consent pages.
@@ -102,6 +102,55 @@ describe('OAuth authorization code flow (docs/oauth.md)', () => {
     const wrong = await relyingParty('not-the-secret');
     await assert.rejects(client.authorizationCodeGrant(wrong, location, { pkceCodeVerifier: client.randomPKCECodeVerifier(), expectedState: state }),
       (err: { error?: string }) => err.error === 'invalid_client');
+  });
+
+  it('signs the person out with RP-initiated logout, back to a registered address only', async () => {
+    const config = await relyingParty();
+    const { location, verifier, state, nonce, browser } = await authorize(config, { scope: 'openid' });
+    const tokens = await client.authorizationCodeGrant(config, location, { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce });
+    const elsewhere = await browser.open(client.buildEndSessionUrl(config, { id_token_hint: tokens.id_token!,
+      post_logout_redirect_uri: 'http://127.0.0.1:9/elsewhere' }).toString());
+    assert.equal(elsewhere.status, 400);
+    assert.equal(elsewhere.location, null);
+    const question = await browser.open(client.buildEndSessionUrl(config, { id_token_hint: tokens.id_token!,
+      post_logout_redirect_uri: SIGNED_OUT, state: 'bye' }).toString());
+    assert.equal(question.status, 200, question.html);
+    assert.match(question.html, /name="logout"/);
+    const form = formOf(question.html);
+    const out = await browser.submit(form.action, { ...form.fields, logout: 'yes' });
+    assert.equal(out.status, 303);
+    const back = new URL(out.location!);
+    assert.equal(`${back.origin}${back.pathname}`, SIGNED_OUT);
+    assert.equal(back.searchParams.get('state'), 'bye');
+    // Signed out: the next authorization asks for the password again.
+    const again = await browser.open(client.buildAuthorizationUrl(config, { redirect_uri: REDIRECT, scope: 'openid', state: 's',
+      code_challenge: await client.calculatePKCECodeChallenge(client.randomPKCECodeVerifier()), code_challenge_method: 'S256' }).toString());
+    assert.match(again.html, /name="password"/);
+  });
+
+  it('skips consent for a request the person already granted, unless prompt=consent', async () => {
+    // A web client: a native one (loopback redirect) is asked every time, as RFC 8252 advises for clients that cannot
+    // prove who they are (docs/oauth.md "Sign-in and consent").
+    const web = 'https://notes.example.com/callback';
+    const { credentials } = await t.container.services.applications.create({ name: 'Web Notes', redirect_uris: [web], allowed_origins: [] });
+    const config = await client.discovery(new URL(issuer), credentials.access_key, credentials.access_secret!, undefined,
+      { execute: [client.allowInsecureRequests] });
+    const browser = createBrowser(issuer);
+    const request = async (prompt?: string) => browser.open(client.buildAuthorizationUrl(config, { redirect_uri: web,
+      scope: 'openid email', state: 's', ...(prompt ? { prompt } : {}),
+      code_challenge: await client.calculatePKCECodeChallenge(client.randomPKCECodeVerifier()), code_challenge_method: 'S256' }).toString());
+    const signInPage = await request();
+    const signIn = formOf(signInPage.html);
+    const consentPage = await browser.submit(signIn.action, { ...signIn.fields, email: user.email!, password: user.password! });
+    const consent = formOf(consentPage.html);
+    const first = await browser.submit(consent.action, { ...consent.fields, decision: 'approve' });
+    assert.ok(new URL(first.location!).searchParams.get('code'));
+    const covered = await request();
+    assert.equal(covered.status, 303, covered.html);
+    assert.ok(new URL(covered.location!).searchParams.get('code'), 'a code without any page');
+    const asked = await request('consent');
+    assert.equal(asked.status, 200);
+    assert.match(asked.html, /name="decision"/);
   });
 
   it('answers access_denied when the person denies', async () => {

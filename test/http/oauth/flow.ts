@@ -8,6 +8,8 @@ import { formOf } from './browser.js';
 
 /** The relying party's redirect URI: nothing listens there, the flow reads the redirect to it. */
 export const REDIRECT = 'http://127.0.0.1:9/callback';
+/** Where RP-initiated logout may send the person back. */
+export const SIGNED_OUT = 'http://127.0.0.1:9/signed-out';
 
 /**
  * A Gatehouse serving the authorization server on a loopback port (docs/oauth.md), with a confidential application
@@ -18,7 +20,8 @@ export async function startOauthApp(env: Record<string, string> = {}) {
   const issuer = `http://127.0.0.1:${port}`;
   const t: TestApp = await createTestApp({ env: { SVC_PUBLIC_URL: issuer, SVC_OAUTH_ENABLED: 'true', ...env } });
   await t.app.listen({ port, host: '127.0.0.1' });
-  const { credentials } = await t.container.services.applications.create({ name: 'Acme <Notes>', redirect_uris: [REDIRECT], allowed_origins: [] });
+  const { credentials } = await t.container.services.applications.create({ name: 'Acme <Notes>', redirect_uris: [REDIRECT],
+    post_logout_redirect_uris: [SIGNED_OUT], allowed_origins: [] });
   const clientId = credentials.access_key;
   const clientSecret = credentials.access_secret!;
   const relyingParty = (secret = clientSecret) =>
