@@ -5,6 +5,7 @@ import type { RequestMeta } from '../../core/request-meta.js';
 import type { Db, Executor } from '../../db/database.js';
 import type { AppCredentialService } from '../applications/app-credentials.service.js';
 import type { AuditService } from '../audit/audit.service.js';
+import { sha256Hex } from '../../security/random.js';
 import * as repo from './records.repo.js';
 
 type Deps = { db: Db; clock: Clock; audit: AuditService; appCredentials: AppCredentialService };
@@ -26,11 +27,13 @@ export function createOauthGrantService({ db, clock, audit, appCredentials }: De
   async function toGrant(grantId: string, payload: GrantPayload) {
     const clientId = payload.clientId ?? '';
     const app = await appCredentials.activeApplication(clientId);
+    const registered = app ? undefined : await repo.findRegisteredClient(db, sha256Hex(clientId));
+    const registeredName = (registered?.payload as { client_name?: string } | undefined)?.client_name;
     const resources = Object.keys(payload.resources ?? {});
     const scopes = [...new Set([...(payload.openid?.scope ?? '').split(' '), ...Object.values(payload.resources ?? {}).flatMap((s) => s.split(' '))])]
       .filter(Boolean);
     return {
-      id: grantId, client_id: clientId, client_name: app?.name ?? clientId, verified: app !== null,
+      id: grantId, client_id: clientId, client_name: app?.name ?? registeredName ?? clientId, verified: app !== null,
       resource: resources[0] ?? null, scopes, organization: null, status: 'active' as const,
       created_at: new Date((payload.iat ?? 0) * 1000).toISOString(),
     };

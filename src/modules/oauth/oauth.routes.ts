@@ -13,8 +13,7 @@ const CSRF_COOKIE = 'gatehouse_oauth_csrf';
 /** The protocol's own paths, answered by the provider (the key set stays with the keys module). */
 const PROVIDER_PATHS = [OAUTH_ROUTES.authorization, `${OAUTH_ROUTES.authorization}/:uid`, OAUTH_ROUTES.token, OAUTH_ROUTES.userinfo,
   OAUTH_ROUTES.introspection, OAUTH_ROUTES.revocation, OAUTH_ROUTES.end_session, `${OAUTH_ROUTES.end_session}/confirm`,
-  `${OAUTH_ROUTES.end_session}/success`, OAUTH_ROUTES.registration, `${OAUTH_ROUTES.registration}/:clientId`,
-  '/.well-known/openid-configuration'];
+  `${OAUTH_ROUTES.end_session}/success`, `${OAUTH_ROUTES.registration}/:clientId`, '/.well-known/openid-configuration'];
 
 type Form = Record<string, string | undefined>;
 
@@ -44,6 +43,10 @@ export default async function oauthRoutes(app: TypedApp, { container, guards }: 
     for (const url of PROVIDER_PATHS) {
       protocol.route({ method: ['GET', 'POST', 'OPTIONS'], url, schema: { hide: true }, handler: (req, reply) => handOver(req, reply) });
     }
+    // Dynamic registration creates clients for anyone who asks: a few per address (docs/oauth.md "Dynamic registration").
+    protocol.route({ method: ['GET', 'POST', 'OPTIONS'], url: OAUTH_ROUTES.registration, schema: { hide: true },
+      onRequest: [guards.rateLimit('oauth-register', [{ max: 10, per: 'hour' }, { max: 30, per: 'day' }])],
+      handler: (req, reply) => handOver(req, reply) });
     // RFC 8414's document is OpenID Discovery's: the same one.
     protocol.route({ method: ['GET', 'OPTIONS'], url: '/.well-known/oauth-authorization-server', schema: { hide: true },
       handler: (req, reply) => handOver(req, reply, '/.well-known/openid-configuration') });

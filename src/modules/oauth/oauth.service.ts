@@ -12,7 +12,7 @@ import type { KeyService } from '../keys/keys.service.js';
 import { createOauthAccounts } from './accounts.js';
 import { createOauthClients } from './clients.js';
 import { escapeHtml, errorPage, loggedOutPage, logoutPage, pageLanguage, pagePolicy, type Refusal } from './pages.js';
-import { createProvider, OFFLINE_REQUESTED, type ProviderPages } from './provider.js';
+import { createProvider, OFFLINE_REQUESTED, REGISTERED, type ProviderPages } from './provider.js';
 
 /** An HTML answer of the provider's own, under the pages' security policy. */
 function htmlPage(ctx: KoaContextWithOIDC, formTargets: string[]) {
@@ -93,9 +93,10 @@ export function createOauthService({ db, clock, config, keys, appCredentials, lo
   const csrfMatches = (cookie: string | undefined, uid: string, field: string | undefined) =>
     Boolean(cookie && field) && safeEqual(csrfTokenFor(cookie!, uid), field!);
 
-  async function clientNameOf(p: Provider, clientId: string): Promise<string> {
+  /** The client's name as the pages show it, and whether it is unverified (not one of Gatehouse's applications). */
+  async function clientOf(p: Provider, clientId: string): Promise<{ name: string; unverified: boolean }> {
     const client = await p.Client.find(clientId);
-    return client?.clientName ?? clientId;
+    return { name: client?.clientName ?? clientId, unverified: client?.metadata()[REGISTERED] === true };
   }
 
   /** What the interaction under way asks of the person, as a page to show. */
@@ -104,7 +105,7 @@ export function createOauthService({ db, clock, config, keys, appCredentials, lo
     const details = await p.interactionDetails(req, res);
     const params = details.params as Record<string, string | undefined>;
     const lang = pageLanguage(params.ui_locales, req.headers['accept-language']);
-    const clientName = await clientNameOf(p, params.client_id!);
+    const { name: clientName, unverified } = await clientOf(p, params.client_id!);
     const pending = (details.result as { pending_second_factor?: PendingSecondFactor } | undefined)?.pending_second_factor;
     if (details.prompt.name === 'login') {
       if (pending) return { page: 'second_factor', uid: details.uid, clientName, lang, refusal: extra.refusal };
@@ -115,7 +116,7 @@ export function createOauthService({ db, clock, config, keys, appCredentials, lo
     const account = await accounts.find(details.session!.accountId);
     const claims = account ? await account.claims('id_token', 'openid', {}, []) : undefined;
     return { page: 'consent', uid: details.uid, clientName, lang, redirectHost: redirect.host, redirectOrigin: redirect.origin,
-      unverified: false, scopes: requested, account: String(claims?.email ?? details.session!.accountId) };
+      unverified, scopes: requested, account: String(claims?.email ?? details.session!.accountId) };
   }
 
   const refusalOf = (err: unknown): Refusal => {

@@ -25,6 +25,25 @@ export const OFFLINE_REQUESTED = 'gatehouse_offline_access';
 /** Whether the grant behind a token request holds offline access. */
 const grantsOffline = (grant: { getOIDCScope(): string } | undefined) => Boolean(grant?.getOIDCScope().split(' ').includes('offline_access'));
 
+/** Set on every client registered dynamically: it is not one of Gatehouse's applications, and the pages say so. */
+export const REGISTERED = 'gatehouse_registered';
+
+/**
+ * What a dynamic registration may ask for (docs/oauth.md "Dynamic registration"): a public client, whatever it asked
+ * (a confidential one is downgraded to `none`: the secret would be handed to whoever asked), the code flow only, and
+ * marked as registered — a value it sends itself is overwritten. Other clients pass unchanged.
+ */
+function registeredClientRules(ctx: KoaContextWithOIDC | undefined, key: string, _value: unknown, metadata: Record<string, unknown>) {
+  if (key !== REGISTERED) return;
+  if (ctx?.oidc?.route !== 'registration') return;
+  metadata[REGISTERED] = true;
+  metadata.token_endpoint_auth_method = 'none';
+  delete metadata.client_secret;
+  metadata.grant_types = (Array.isArray(metadata.grant_types) ? metadata.grant_types : ['authorization_code'])
+    .filter((g) => g === 'authorization_code' || g === 'refresh_token');
+  metadata.response_types = ['code'];
+}
+
 /** The sign-in and consent pages of an authorization request. */
 export const interactionPath = (uid: string) => `/oauth/interaction/${encodeURIComponent(uid)}`;
 
@@ -108,7 +127,8 @@ export async function createProvider({ db, clock, config, clients, accounts, key
       revocation: { enabled: true },
       userinfo: { enabled: true },
       rpInitiatedLogout: { enabled: true, logoutSource: pages.logoutSource, postLogoutSuccessSource: pages.postLogoutSuccessSource },
-      registration: { enabled: false },
+      // Public clients only (docs/oauth.md "Dynamic registration"): see registeredClientRules.
+      registration: { enabled: config.OAUTH_DYNAMIC_REGISTRATION, initialAccessToken: false },
       resourceIndicators: { enabled: false },
     },
     ttl: {
@@ -120,6 +140,7 @@ export async function createProvider({ db, clock, config, clients, accounts, key
       Session: config.OAUTH_SESSION_LIFETIME,
       Interaction: 3600,
     },
+    extraClientMetadata: { properties: [REGISTERED], validator: registeredClientRules },
     rotateRefreshToken: true,
     extraParams: [OFFLINE_REQUESTED],
     // A refresh token whenever offline_access was granted at consent (docs/oauth.md "Scopes"), prompt=consent or not.

@@ -88,6 +88,10 @@ export async function deleteAccountRecords(db: Executor, accountId: number): Pro
   return rows.filter((r) => r.model === 'Grant' && r.grant_id !== null).map((r) => r.grant_id!);
 }
 
+/** The stored metadata of a client registered dynamically. */
+export const findRegisteredClient = (db: Executor, idHash: string) =>
+  db.selectFrom('oauth_records').select('payload').where('model', '=', 'Client').where('id_hash', '=', idHash).executeTakeFirst();
+
 /** Expired records (the cleanup job). */
 export const deleteExpiredRecords = (db: Executor, now: Date) =>
   db.deleteFrom('oauth_records').where('expires_at', '<=', now).execute();
