@@ -35,6 +35,7 @@ import { createExportService } from './modules/export/export.service.js';
 import { createKeyService } from './modules/keys/keys.service.js';
 import { createOauthGrantService } from './modules/oauth/grants.service.js';
 import { createOauthService } from './modules/oauth/oauth.service.js';
+import { createOauthResourceService } from './modules/oauth/resources.service.js';
 import { createInvitationService } from './modules/organizations/invitations.service.js';
 import { createMemberService } from './modules/organizations/members.service.js';
 import { createOrganizationService } from './modules/organizations/organizations.service.js';
@@ -204,7 +205,9 @@ export async function buildContainer(opts: ContainerOptions) {
     sessions, passwords, otp,
     consumeLoginCode: otpLogin.consumeLoginCodeForSetInitial, events });
   // The OAuth 2.1 authorization server and OpenID Provider (docs/oauth.md), built on its first request.
-  const oauth = createOauthService({ db, clock, config, keys, appCredentials, login, cookieKey: deriveKey(secretKey, 'oauth-cookies') });
+  const oauthResources = createOauthResourceService({ db, clock, audit });
+  const oauth = createOauthService({ db, clock, config, keys, appCredentials, resources: oauthResources, rbac, login,
+    cookieKey: deriveKey(secretKey, 'oauth-cookies') });
   const webhooks = createWebhookService({ db, clock, config, audit, sealer: webhookSealer, events, delivery: webhookDelivery });
 
   return {
@@ -226,7 +229,7 @@ export async function buildContainer(opts: ContainerOptions) {
       permissions, roles, userGrants, adminUsers, security, auditLogs, otp, passwords, twofactor, passwordChange, passwordReset,
       deletionCompletion, deletionAdmin, socialAccounts, social, socialBrowser, passkeyRegistration, passkeyAuthentication, passkeyCredentials,
       organizations, members, invitations, dashboard, deletion, dataExport, agentAuth, agentTokens, delegations, pendingActions, authorize, agentUsage, agentActivity,
-      webhooks, webhookDelivery, webhookEvents: events, oauth, oauthGrants,
+      webhooks, webhookDelivery, webhookEvents: events, oauth, oauthGrants, oauthResources,
       userImport: createUserImportService({ db, clock, hasher, audit, events }),
       keyRotation: createKeyRotationService({ db, clock, audit }),
       console: createConsoleService({ db }),

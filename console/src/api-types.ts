@@ -5170,6 +5170,205 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "oauth/resources/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            count: number;
+                            results: {
+                                /** @description Its credentials for introspection (RFC 7662) */
+                                client_id: string;
+                                /** Format: date-time */
+                                created_at: string;
+                                id: number;
+                                name: string;
+                                scopes: string[];
+                                uri: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        /** @description The permission codes this API accepts: its tokens carry what was granted among them */
+                        scopes?: string[];
+                        /** @description The API's URI, the audience of its tokens: an https URL (http on loopback), without fragment */
+                        uri: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            credentials: {
+                                client_id: string;
+                                /** @description Shown once */
+                                client_secret: string;
+                            };
+                            resource: {
+                                /** @description Its credentials for introspection (RFC 7662) */
+                                client_id: string;
+                                /** Format: date-time */
+                                created_at: string;
+                                id: number;
+                                name: string;
+                                scopes: string[];
+                                uri: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "oauth/resources/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Its credentials for introspection (RFC 7662) */
+                            client_id: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            id: number;
+                            name: string;
+                            scopes: string[];
+                            uri: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name?: string;
+                        /** @description The permission codes this API accepts: its tokens carry what was granted among them */
+                        scopes?: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Its credentials for introspection (RFC 7662) */
+                            client_id: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            id: number;
+                            name: string;
+                            scopes: string[];
+                            uri: string;
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
     "org-roles/": {
         parameters: {
             query?: never;

@@ -5,7 +5,7 @@ import { describeFailure, print, printError, UsageError } from './output.js';
 
 export { processIo, type CommandIo } from './context.js';
 import { APP_CREATE_USAGE, APP_REGENERATE_USAGE, helpFor, KEYS_USAGE, USER_CREATE_USAGE, USERS_IMPORT_USAGE } from './usage.js';
-import { KEYS_ROTATE_ENCRYPTION_USAGE, USER_RESET_2FA_USAGE } from './usage.js';
+import { KEYS_ROTATE_ENCRYPTION_USAGE, RESOURCE_CREATE_USAGE, RESOURCE_DELETE_USAGE, RESOURCE_LIST_USAGE, USER_RESET_2FA_USAGE } from './usage.js';
 
 // Commands load the server and database code; importing them lazily keeps `--help` and usage errors quick.
 const commands = {
@@ -15,6 +15,7 @@ const commands = {
   jobs: () => import('./commands/jobs.js'),
   keys: () => import('./commands/keys.js'),
   quickstart: () => import('./commands/quickstart.js'),
+  resources: () => import('./commands/resources.js'),
   secrets: () => import('./commands/secrets.js'),
   users: () => import('./commands/users.js'),
 };
@@ -131,6 +132,22 @@ async function run(argv: string[]): Promise<void> {
         file: positionals[0], format: values.format as string | undefined,
         dryRun: Boolean(values['dry-run']), update: Boolean(values.update),
       });
+    }
+    case 'resource': {
+      if (sub === 'list') {
+        const { values } = parse(rest, { json: { type: 'boolean' } }, RESOURCE_LIST_USAGE);
+        return (await commands.resources()).resourceListCommand(env, { json: Boolean(values.json) });
+      }
+      if (sub === 'delete') {
+        const { positionals } = parse(rest, {}, RESOURCE_DELETE_USAGE);
+        if (positionals.length !== 1) throw new UsageError(`resource delete: name one resource (usage: gatehouse ${RESOURCE_DELETE_USAGE})`);
+        return (await commands.resources()).resourceDeleteCommand(env, { resource: positionals[0]! });
+      }
+      if (sub !== 'create') throw new UsageError(`usage: gatehouse ${RESOURCE_CREATE_USAGE} | ${RESOURCE_LIST_USAGE} | ${RESOURCE_DELETE_USAGE}`);
+      const { values } = parse(rest, { uri: { type: 'string' }, name: { type: 'string' }, scope: { type: 'string', multiple: true },
+        json: { type: 'boolean' } }, RESOURCE_CREATE_USAGE);
+      return (await commands.resources()).resourceCreateCommand(env, { uri: values.uri as string | undefined,
+        name: values.name as string | undefined, scopes: (values.scope as string[] | undefined) ?? [], json: Boolean(values.json) });
     }
     case 'keys': {
       if (sub === 'list') {

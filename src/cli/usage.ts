@@ -61,6 +61,27 @@ export const COMMANDS: Record<string, CommandHelp> = {
       + 'this command refuses it.',
     options: [['--json', 'print {"id","name","kind","access_key","access_secret"}']],
   },
+  'resource create': {
+    usage: 'resource create --uri URI --name N [--scope CODE]... [--json]',
+    summary: 'register an API that accepts OAuth access tokens; print its introspection credentials (the secret once)',
+    details: 'Tokens requested with resource=URI are JWTs whose aud is URI, carrying the granted codes among its --scope '
+      + 'permission codes (docs/oauth.md "Resources").',
+    options: [
+      ['--uri URI', 'the URI of the API: an https URL (http on loopback), the audience of its tokens (required)'],
+      ['--name N', 'its name (required)'],
+      ['--scope CODE', 'a permission code the API accepts (repeatable)'],
+      ['--json', 'print the resource with its client_id and client_secret'],
+    ],
+  },
+  'resource list': {
+    usage: 'resource list [--json]',
+    summary: 'list the registered resources: id, URI, name, scopes, client id',
+    options: [['--json', 'print one JSON array of the resources']],
+  },
+  'resource delete': {
+    usage: 'resource delete <id or URI>',
+    summary: 'delete a registered resource; its introspection credentials stop working at once',
+  },
   'user create': {
     usage: 'user create --email E [--password-stdin | --generate-password] [--phone +CCNUMBER] [--first-name F] '
       + '[--last-name L] [--role CODE]... [--staff] [--superuser] [--must-change-password] [--verified] [--json]',
@@ -120,6 +141,9 @@ const usageOf = (name: string) => COMMANDS[name]!.usage;
 export const APP_CREATE_USAGE = usageOf('app create');
 export const APP_REGENERATE_USAGE = usageOf('app regenerate');
 export const USER_CREATE_USAGE = usageOf('user create');
+export const RESOURCE_CREATE_USAGE = usageOf('resource create');
+export const RESOURCE_LIST_USAGE = usageOf('resource list');
+export const RESOURCE_DELETE_USAGE = usageOf('resource delete');
 export const KEYS_USAGE = `${usageOf('keys rotate')} | ${usageOf('keys list')} | ${usageOf('keys rotate-encryption')}`;
 export const KEYS_ROTATE_ENCRYPTION_USAGE = usageOf('keys rotate-encryption');
 export const USER_RESET_2FA_USAGE = usageOf('user reset-2fa');

@@ -555,6 +555,19 @@ export interface OauthRecordsTable {
   consumed_at: NullableTimestamp;
 }
 
+/** An API that accepts Gatehouse's OAuth access tokens (docs/oauth.md "Resources"). */
+export interface OauthResourcesTable {
+  id: Generated<number>;
+  uri: string;
+  name: string;
+  scopes: Json<string[]>;
+  /** Its credentials for introspection: the secret is stored as SHA-256. */
+  client_id: string;
+  secret_hash: string;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+}
+
 /** A webhook subscription (docs/webhooks.md). The signing secret is kept sealed: it must be recovered to sign. */
 export interface WebhooksTable {
   id: Generated<number>;
@@ -685,6 +698,7 @@ export interface DatabaseSchema {
   sealed_values: SealedValuesTable;
   permission_graph_version: PermissionGraphVersionTable;
   oauth_records: OauthRecordsTable;
+  oauth_resources: OauthResourcesTable;
 }
 
 export type Db = Kysely<DatabaseSchema>;

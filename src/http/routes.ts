@@ -19,6 +19,7 @@ import wellKnownRoutes from '../modules/keys/well-known.routes.js';
 import mediaRoutes from '../modules/media/media.routes.js';
 import oauthGrantRoutes from '../modules/oauth/grants.routes.js';
 import oauthRoutes from '../modules/oauth/oauth.routes.js';
+import oauthResourceRoutes from '../modules/oauth/resources.routes.js';
 import healthRoutes from '../modules/ops/health.routes.js';
 import metricsRoutes from '../modules/ops/metrics.routes.js';
 import invitationRoutes from '../modules/organizations/invitations.routes.js';
@@ -75,6 +76,7 @@ export const API_ROUTES: RoutePlugin[] = [
   jwksRoutes,
   webhookRoutes,
   oauthGrantRoutes,
+  oauthResourceRoutes,
 ];
 
 /** Operational routes at the root: no prefix, no application credentials. */

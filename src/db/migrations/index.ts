@@ -28,6 +28,7 @@ import * as m0026 from './0026_permission_graph_version.js';
 import * as m0027 from './0027_signing_key_purpose.js';
 import * as m0028 from './0028_oauth_records.js';
 import * as m0029 from './0029_oauth_record_accounts.js';
+import * as m0030 from './0030_oauth_resources.js';
 
 /** Every migration, in order. Migrations are frozen once released: add a new one, never edit an old one. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -60,4 +61,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0027_signing_key_purpose': m0027,
   '0028_oauth_records': m0028,
   '0029_oauth_record_accounts': m0029,
+  '0030_oauth_resources': m0030,
 };

@@ -1,5 +1,9 @@
 import type { AdapterPayload } from 'oidc-provider';
 import type { AppCredentialService } from '../applications/app-credentials.service.js';
+import type { OauthResourceService } from './resources.service.js';
+
+/** Set on a resource's client metadata: the URI whose tokens it may introspect (docs/oauth.md "Resources"). */
+export const RESOURCE_URI = 'gatehouse_resource';
 
 /**
  * A confidential application's `client_secret` as the provider sees it: never the secret (only its hash is stored);
@@ -21,9 +25,18 @@ function isNative(redirectUris: string[]): boolean {
  * confidential one authenticates with its access secret (`client_secret_basic` or `client_secret_post`), a public one
  * with `none`; its redirect URIs match exactly, but for a native client's loopback port (RFC 8252).
  */
-export function createOauthClients({ appCredentials }: { appCredentials: AppCredentialService }) {
-  /** The client metadata of the active application with this access key, or undefined. */
+export function createOauthClients({ appCredentials, resources }: { appCredentials: AppCredentialService; resources: OauthResourceService }) {
+  /** A registered resource as a client: it only introspects, with its own credentials. */
+  async function resourceMetadataOf(clientId: string): Promise<AdapterPayload | undefined> {
+    const resource = await resources.byClientId(clientId);
+    if (!resource) return undefined;
+    return { client_id: clientId, client_name: resource.name, redirect_uris: [], grant_types: [], response_types: [],
+      token_endpoint_auth_method: 'client_secret_basic', client_secret: SECRET_HELD_AS_HASH, [RESOURCE_URI]: resource.uri } as AdapterPayload;
+  }
+
+  /** The client metadata of the active application with this access key, or of the resource with this client id, or undefined. */
   async function metadataOf(clientId: string): Promise<AdapterPayload | undefined> {
+    if (clientId.startsWith('rs_')) return resourceMetadataOf(clientId);
     const app = await appCredentials.activeApplication(clientId);
     if (!app) return undefined;
     const redirects = app.redirect_uris.filter((uri) => URL.canParse(uri));
@@ -46,6 +59,7 @@ export function createOauthClients({ appCredentials }: { appCredentials: AppCred
 
   /** A confidential application's secret, compared as SHA-256 in constant time (the application credentials' own check). */
   async function verifySecret(clientId: string, presented: string): Promise<boolean> {
+    if (clientId.startsWith('rs_')) return (await resources.authenticate(clientId, presented)) !== null;
     return (await appCredentials.authenticate(clientId, presented)) !== null;
   }
 

@@ -9,6 +9,8 @@ import { safeEqual } from '../../security/compare.js';
 import type { AppCredentialService } from '../applications/app-credentials.service.js';
 import type { LoginMeta, LoginService, ProviderOutcome } from '../auth/login.service.js';
 import type { KeyService } from '../keys/keys.service.js';
+import type { RbacService } from '../rbac/rbac.service.js';
+import type { OauthResourceService } from './resources.service.js';
 import { createOauthAccounts } from './accounts.js';
 import { createOauthClients } from './clients.js';
 import { escapeHtml, errorPage, loggedOutPage, logoutPage, pageLanguage, pagePolicy, type Refusal } from './pages.js';
@@ -24,7 +26,7 @@ function htmlPage(ctx: KoaContextWithOIDC, formTargets: string[]) {
 
 type Deps = {
   db: Db; clock: Clock; config: Config; keys: Pick<KeyService, 'providerKeys'>; appCredentials: AppCredentialService;
-  login: LoginService;
+  resources: OauthResourceService; rbac: Pick<RbacService, 'grantsOfUserId'>; login: LoginService;
   /** Signs the provider's cookies and binds each form's CSRF field to its cookie. */
   cookieKey: Buffer;
 };
@@ -46,8 +48,8 @@ export type InteractionView =
  * The authorization server (docs/oauth.md): the OpenID Provider, built on first use and rebuilt when the signing keys
  * change, and the steps of its sign-in and consent pages — which run every check of a password login.
  */
-export function createOauthService({ db, clock, config, keys, appCredentials, login, cookieKey }: Deps) {
-  const clients = createOauthClients({ appCredentials });
+export function createOauthService({ db, clock, config, keys, appCredentials, resources, rbac, login, cookieKey }: Deps) {
+  const clients = createOauthClients({ appCredentials, resources });
   const accounts = createOauthAccounts({ db, clock });
   let current: { version: string; provider: Provider } | undefined;
   let building: { version: string; promise: Promise<Provider> } | undefined;
@@ -59,7 +61,7 @@ export function createOauthService({ db, clock, config, keys, appCredentials, lo
     // Requests arriving together while it is built share one build.
     if (building?.version !== set.version) {
       const version = set.version;
-      const promise = createProvider({ db, clock, config, clients, accounts, keys: { keys: set.keys as never },
+      const promise = createProvider({ db, clock, config, clients, accounts, resources, rbac, keys: { keys: set.keys as never },
         cookieKeys: [cookieKey.toString('base64url')], pages: providerPages }).then((built) => {
         current = { version, provider: built };
         return built;
@@ -184,7 +186,15 @@ export function createOauthService({ db, clock, config, keys, appCredentials, lo
     if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(' '));
     if (params[OFFLINE_REQUESTED] === 'true') grant.addOIDCScope('offline_access');
     if (missing.missingOIDCClaims) grant.addOIDCClaims(missing.missingOIDCClaims);
-    for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {})) grant.addResourceScope(indicator, scopes.join(' '));
+    // A permission scope is granted only if the person holds it now (docs/oauth.md "Scopes").
+    const held = new Set((await rbac.grantsOfUserId(Number(details.session!.accountId))).permissions);
+    for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {})) {
+      const granted = scopes.filter((s) => held.has(s));
+      const refused = scopes.filter((s) => !held.has(s));
+      if (granted.length) grant.addResourceScope(indicator, granted.join(' '));
+      // Recorded as refused, so the request is settled without them rather than asked again.
+      if (refused.length) grant.rejectResourceScope(indicator, refused.join(' '));
+    }
     const grantId = await grant.save();
     await p.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
   }

@@ -4,7 +4,10 @@ import { publicUrlOf } from '../../config/settings.js';
 import type { Clock } from '../../core/clock.js';
 import type { Db } from '../../db/database.js';
 import type { IssuedToken, OauthAccounts } from './accounts.js';
-import type { OauthClients } from './clients.js';
+import { RESOURCE_URI, type OauthClients } from './clients.js';
+import { createJwtAccessTokens, type IssuingToken } from './jwt-access-tokens.js';
+import type { OauthResourceService } from './resources.service.js';
+import type { RbacService } from '../rbac/rbac.service.js';
 import { recordAdapter } from './record-adapter.js';
 
 /** Where the protocol's endpoints live, at the host root (docs/oauth.md "Endpoints"). */
@@ -34,6 +37,8 @@ export const REGISTERED = 'gatehouse_registered';
  * marked as registered — a value it sends itself is overwritten. Other clients pass unchanged.
  */
 function registeredClientRules(ctx: KoaContextWithOIDC | undefined, key: string, _value: unknown, metadata: Record<string, unknown>) {
+  // A client registering itself cannot claim a resource's audience.
+  if (key === RESOURCE_URI && ctx?.oidc?.route === 'registration') delete metadata[RESOURCE_URI];
   if (key !== REGISTERED) return;
   if (ctx?.oidc?.route !== 'registration') return;
   metadata[REGISTERED] = true;
@@ -56,6 +61,8 @@ const CLAIMS = {
 };
 
 export interface ProviderDeps {
+  resources: OauthResourceService;
+  rbac: Pick<RbacService, 'grantsOfUserId'>;
   db: Db;
   clock: Clock;
   config: Config;
@@ -80,10 +87,12 @@ export interface ProviderPages {
  * flow only, PKCE S256 for every client, codes valid 60 s, refresh tokens rotated, Gatehouse's applications as
  * clients, its accounts and sign-in checks, its signing keys, its database.
  */
-export async function createProvider({ db, clock, config, clients, accounts, keys, cookieKeys, pages }: ProviderDeps)
+export async function createProvider({ db, clock, config, clients, accounts, resources, rbac, keys, cookieKeys, pages }: ProviderDeps)
   : Promise<Provider> {
   // Loaded on first use: most deployments never serve OAuth, and importing it on Node 20 prints a runtime notice.
   const { default: OidcProvider, errors } = await import('oidc-provider');
+  const jwts = createJwtAccessTokens({ db, clock, accounts, clients, resources,
+    held: async (userId) => new Set((await rbac.grantsOfUserId(userId)).permissions) });
   const configuration: Configuration = {
     adapter: recordAdapter(db, clock, clients, errors),
     findAccount: (_ctx, sub, token) => accounts.find(sub, token as IssuedToken | undefined),
@@ -119,7 +128,11 @@ export async function createProvider({ db, clock, config, clients, accounts, key
       // sign in, or issued before their tokens_valid_after, is inactive.
       introspection: {
         enabled: true,
-        allowedPolicy: async (_ctx, _client, token) => {
+        allowedPolicy: async (_ctx, client, token) => {
+          // A resource introspects only the tokens whose audience it is.
+          const audience = client.metadata()[RESOURCE_URI];
+          const tokenAudience = 'aud' in token ? [token.aud].flat() : [];
+          if (audience !== undefined && !tokenAudience.includes(audience as string)) return false;
           const accountId = 'accountId' in token ? token.accountId : undefined;
           return !accountId || (await accounts.find(accountId, token)) !== undefined;
         },
@@ -129,7 +142,18 @@ export async function createProvider({ db, clock, config, clients, accounts, key
       rpInitiatedLogout: { enabled: true, logoutSource: pages.logoutSource, postLogoutSuccessSource: pages.postLogoutSuccessSource },
       // Public clients only (docs/oauth.md "Dynamic registration"): see registeredClientRules.
       registration: { enabled: config.OAUTH_DYNAMIC_REGISTRATION, initialAccessToken: false },
-      resourceIndicators: { enabled: false },
+      // `resource` must name a registered resource (docs/oauth.md "Resources"): its tokens are RFC 9068 JWTs for it.
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: (_ctx, _client, oneOf) => oneOf ?? undefined,
+        useGrantedResource: () => true,
+        getResourceServerInfo: async (_ctx, indicator) => {
+          const resource = await resources.byUri(indicator);
+          if (!resource) throw new errors.InvalidTarget(`${indicator} is not a registered resource`);
+          return { scope: resource.scopes.join(' '), audience: resource.uri, accessTokenTTL: config.JWT_ACCESS_TOKEN_LIFETIME,
+            accessTokenFormat: 'jwt', jwt: { sign: { alg: 'RS256' } } };
+        },
+      },
     },
     ttl: {
       AuthorizationCode: 60,
@@ -140,7 +164,8 @@ export async function createProvider({ db, clock, config, clients, accounts, key
       Session: config.OAUTH_SESSION_LIFETIME,
       Interaction: 3600,
     },
-    extraClientMetadata: { properties: [REGISTERED], validator: registeredClientRules },
+    extraClientMetadata: { properties: [REGISTERED, RESOURCE_URI], validator: registeredClientRules },
+    extraTokenClaims: (ctx, token) => jwts.issued(ctx, token as unknown as IssuingToken),
     rotateRefreshToken: true,
     extraParams: [OFFLINE_REQUESTED],
     // A refresh token whenever offline_access was granted at consent (docs/oauth.md "Scopes"), prompt=consent or not.
@@ -150,6 +175,7 @@ export async function createProvider({ db, clock, config, clients, accounts, key
     renderError: pages.renderError,
   };
   const provider = new OidcProvider(publicUrlOf(config), configuration);
+  provider.use((ctx, next) => jwts.middleware(ctx as KoaContextWithOIDC, next, OAUTH_ROUTES, provider.issuer, () => keys.keys as never));
   // oidc-provider drops offline_access from a request without prompt=consent; the request keeps it as a parameter of its
   // own instead, which the consent step turns into offline access on the grant.
   provider.use(async (ctx, next) => {

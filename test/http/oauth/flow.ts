@@ -29,12 +29,12 @@ export async function startOauthApp(env: Record<string, string> = {}) {
 
   /** The browser part of the flow: sign-in, consent (approve or deny); answers the redirect to the client. */
   async function authorize(config: client.Configuration, user: Pick<TestUser, 'email' | 'password'>,
-    opts: { scope?: string; decision?: 'approve' | 'deny' } = {}) {
+    opts: { scope?: string; decision?: 'approve' | 'deny'; params?: Record<string, string> } = {}) {
     const verifier = client.randomPKCECodeVerifier();
     const state = client.randomState();
     const nonce = client.randomNonce();
     const url = client.buildAuthorizationUrl(config, {
-      redirect_uri: REDIRECT, scope: opts.scope ?? 'openid email profile offline_access', state, nonce,
+      redirect_uri: REDIRECT, scope: opts.scope ?? 'openid email profile offline_access', state, nonce, ...opts.params,
       code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256',
     });
     const browser = createBrowser(issuer);
