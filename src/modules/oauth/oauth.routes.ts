@@ -77,7 +77,8 @@ export default async function oauthRoutes(app: TypedApp, { container, guards }: 
       res.setHeader('cache-control', 'no-store');
       res.setHeader('content-security-policy', pagePolicy(formAction));
       res.setHeader('x-frame-options', 'DENY');
-      res.setHeader('referrer-policy', 'no-referrer');
+      // same-origin: the pages' own forms carry their Origin (no-referrer would send "null"), other sites get no referrer.
+      res.setHeader('referrer-policy', 'same-origin');
       res.end(html);
     }
 
