@@ -5,7 +5,10 @@ import type { Job } from './job.js';
 
 const DAY = 86_400;
 
-/** Deletes what can no longer matter: expired blacklist entries, long-ended sessions, stale counters, dead codes and links, old sends. */
+/**
+ * Deletes what can no longer matter: expired blacklist entries, long-ended sessions, stale counters, dead codes and links,
+ * old sends, expired OAuth records.
+ */
 export const cleanupJob: Job = async ({ db, clock }, log) => {
   const now = clock.now();
   const daysAgo = (days: number) => addSeconds(now, -days * DAY);
@@ -31,6 +34,8 @@ export const cleanupJob: Job = async ({ db, clock }, log) => {
   // The invitation limits' longest window is a day (docs/organizations.md).
   const sends = await repo.deleteInvitationSendsBefore(db, daysAgo(1));
   log(`${sends} invitation sends older than a day removed`);
-  const total = blacklist + sessions + attempts + lockouts + codes + links + states + handOvers + challenges + counters + sends;
+  const oauth = await repo.deleteExpiredOauthRecords(db, now);
+  log(`${oauth} expired authorization-server records (codes, tokens, grants, sessions) removed`);
+  const total = blacklist + sessions + attempts + lockouts + codes + links + states + handOvers + challenges + counters + sends + oauth;
   return { idle: total === 0, summary: `${total} rows removed` };
 };

@@ -43,3 +43,7 @@ export const deleteEndedRateLimitCounters = async (db: Executor, now: Date) =>
 
 export const deleteInvitationSendsBefore = async (db: Executor, cutoff: Date) =>
   removed(await db.deleteFrom('invitation_sends').where('sent_at', '<', cutoff).executeTakeFirst());
+
+/** The authorization server's records past their expiry: codes, tokens, grants, sessions and page states. */
+export const deleteExpiredOauthRecords = async (db: Executor, now: Date) =>
+  removed(await db.deleteFrom('oauth_records').where('expires_at', '<', now).executeTakeFirst());

@@ -50,4 +50,17 @@ describe('the cleanup job', () => {
     assert.equal((await t.container.db.selectFrom('invitation_sends').select('sent_at').execute()).length, 2);
     assert.ok(lines.some((l) => /^1 invitation sends older than a day removed/.test(l)), lines.join('\n'));
   });
+
+  it('removes the authorization server\'s expired records and keeps the live ones (docs/oauth.md "Storage")', async () => {
+    const now = t.clock.now();
+    const record = (id: string, expiresAt: Date | null) => ({ model: 'AuthorizationCode', id_hash: id, payload: '{}', grant_id: null,
+      uid: null, account_id: null, expires_at: expiresAt });
+    await t.container.db.insertInto('oauth_records')
+      .values([record('gone', addSeconds(now, -1)), record('live', addSeconds(now, 60)), record('kept', null)]).execute();
+    const lines: string[] = [];
+    await cleanupJob(t.container, (l) => lines.push(l));
+    const left = await t.container.db.selectFrom('oauth_records').select('id_hash').orderBy('id_hash').execute();
+    assert.deepEqual(left.map((r) => r.id_hash), ['kept', 'live']);
+    assert.ok(lines.some((l) => /^1 expired authorization-server records/.test(l)), lines.join('\n'));
+  });
 });

@@ -91,10 +91,3 @@ export async function deleteAccountRecords(db: Executor, accountId: number): Pro
 /** The stored metadata of a client registered dynamically. */
 export const findRegisteredClient = (db: Executor, idHash: string) =>
   db.selectFrom('oauth_records').select('payload').where('model', '=', 'Client').where('id_hash', '=', idHash).executeTakeFirst();
-
-/** Expired records (the cleanup job). */
-export const deleteExpiredRecords = (db: Executor, now: Date) =>
-  db.deleteFrom('oauth_records').where('expires_at', '<=', now).execute();
-
-export const countRecords = async (db: Executor, model: string): Promise<number> =>
-  Number((await db.selectFrom('oauth_records').select(sql<number>`count(*)`.as('n')).where('model', '=', model).executeTakeFirstOrThrow()).n);
