@@ -163,8 +163,6 @@ export const SETTINGS = {
     + 'discovery documents, docs/oauth.md); off, those routes answer 404.', { debugDefault: true, defaultLabel: '`true` in debug, else `false`' }),
   OAUTH_DYNAMIC_REGISTRATION: bool(true, 'Dynamic client registration (RFC 7591) at `/oauth/register`, public clients only, '
     + 'rate-limited per IP, while the OAuth server is on.'),
-  OAUTH_ALLOW_PRIVATE_CLIENT_METADATA: bool(false, 'Fetch Client ID Metadata Documents from `http` URLs and from loopback and '
-    + 'private addresses (tests, local development).'),
   OAUTH_SESSION_LIFETIME: int(14 * DAY, 'Seconds the sign-in session of the OAuth pages lasts (an HttpOnly cookie of its own).', lifetime),
   // Notifications
   EMAIL_BACKEND: oneOf('console', ['console', 'smtp', 'memory'] as const, 'Email delivery: `console`, `smtp`, or `memory` (tests).'),
