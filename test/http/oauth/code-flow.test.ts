@@ -153,6 +153,19 @@ describe('OAuth authorization code flow (docs/oauth.md)', () => {
     assert.match(asked.html, /name="decision"/);
   });
 
+  it('answers login_required to prompt=none without a sign-in, and shows no page', async () => {
+    const config = await relyingParty();
+    const res = await fetch(client.buildAuthorizationUrl(config, { redirect_uri: REDIRECT, scope: 'openid', state: 'quiet', prompt: 'none',
+      code_challenge: await client.calculatePKCECodeChallenge(client.randomPKCECodeVerifier()), code_challenge_method: 'S256' }),
+    { redirect: 'manual' });
+    assert.equal(res.status, 303);
+    const location = new URL(res.headers.get('location')!);
+    assert.equal(`${location.origin}${location.pathname}`, REDIRECT);
+    assert.equal(location.searchParams.get('error'), 'login_required');
+    assert.equal(location.searchParams.get('state'), 'quiet');
+    assert.equal(location.searchParams.get('code'), null);
+  });
+
   it('answers access_denied when the person denies', async () => {
     const config = await relyingParty();
     const { location } = await authorize(config, { decision: 'deny' });
@@ -160,13 +173,16 @@ describe('OAuth authorization code flow (docs/oauth.md)', () => {
     assert.equal(location.searchParams.get('iss'), issuer);
   });
 
-  it('answers a 400 page without redirecting for an unregistered redirect URI', async () => {
-    const res = await fetch(`${issuer}/oauth/authorize?client_id=${clientId}&response_type=code&scope=openid`
-      + `&redirect_uri=${encodeURIComponent('http://127.0.0.1:9/callback.evil')}&code_challenge=${'a'.repeat(43)}&code_challenge_method=S256`,
-    { redirect: 'manual' });
-    assert.equal(res.status, 400);
-    assert.equal(res.headers.get('location'), null);
-    assert.match(await res.text(), /redirect_uri/);
+  it('answers a 400 page without redirecting for an unregistered redirect URI or a lookalike of one', async () => {
+    for (const lookalike of ['http://127.0.0.1:9/callback.evil', 'http://127.0.0.1:9/callback/', 'http://127.0.0.2:9/callback',
+      'http://127.0.0.1:9/Callback', 'https://127.0.0.1:9/callback']) {
+      const res = await fetch(`${issuer}/oauth/authorize?client_id=${clientId}&response_type=code&scope=openid`
+        + `&redirect_uri=${encodeURIComponent(lookalike)}&code_challenge=${'a'.repeat(43)}&code_challenge_method=S256`,
+      { redirect: 'manual' });
+      assert.equal(res.status, 400, lookalike);
+      assert.equal(res.headers.get('location'), null, lookalike);
+      assert.match(await res.text(), /redirect_uri/);
+    }
   });
 
   it('refuses a sign-in form without its CSRF field or from another origin, and a wrong password', async () => {

@@ -97,6 +97,23 @@ describe('OAuth grants (docs/oauth.md "Grants")', () => {
     await assert.rejects(client.refreshTokenGrant(config, tokens.refresh_token!));
   });
 
+  it('a grant revoked through another instance is inactive here at once (nothing is cached)', async () => {
+    const tokens = await oauth.tokensFor(config, user);
+    const { createTestApp } = await import('../../helpers/test-app.js');
+    const second = await createTestApp({ env: { SVC_OAUTH_ENABLED: 'true' } });
+    try {
+      const session = await signIn(second, user);
+      const listed = await second.api({ method: 'GET', path: 'me/grants/', token: session.access_token });
+      const [grant] = listed.json().results;
+      const res = await second.api({ method: 'DELETE', path: `me/grants/${grant.id}/`, token: session.access_token });
+      assert.equal(res.statusCode, 200, res.body);
+    } finally {
+      await second.close();
+    }
+    assert.equal(await active(tokens.access_token), false);
+    await assert.rejects(client.refreshTokenGrant(config, tokens.refresh_token!), (err: { error?: string }) => err.error === 'invalid_grant');
+  });
+
   it('answers 404 FEATURE_DISABLED with the authorization server off', async () => {
     const { createTestApp } = await import('../../helpers/test-app.js');
     const off = await createTestApp();
