@@ -25,7 +25,9 @@ describeInBrowser('the authorization server\'s pages in Chromium', () => {
   });
   before(async () => {
     callbackServer = createServer((req, res) => {
-      callback = new URL(req.url!, REDIRECT);
+      // Only the callback itself: the browser asks for /favicon.ico too.
+      const url = new URL(req.url!, REDIRECT);
+      if (url.pathname === '/callback') callback = url;
       res.end('signed in');
     });
     await new Promise<void>((resolve) => callbackServer.listen(0, '127.0.0.1', resolve));
