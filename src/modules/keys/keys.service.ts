@@ -159,9 +159,14 @@ export function createKeyService(deps: Deps) {
   async function providerKeys(): Promise<ProviderKeys> {
     const access = await current();
     if (openid.isShared) return providerKeysOf([access], clock.now());
+    return providerKeysOf([await openIdRing(), access], clock.now());
+  }
+
+  /** The OpenID Provider's own set, loaded (created the first time) and from then on watched. */
+  async function openIdRing(): Promise<Keyring> {
     const own = await openid.current();
     watchStoredKeys();
-    return providerKeysOf([own, access], clock.now());
+    return own;
   }
 
   /** `gatehouse keys rotate`: a new access key signs from now on; the previous one verifies until its last token has expired. */
@@ -219,10 +224,13 @@ export function createKeyService(deps: Deps) {
       const found = ring && choose(ring, kid, now);
       return found !== undefined && !found.retired;
     },
-    /** The access keys' public parts, then those of the OpenID Provider's own set once this instance has loaded it. */
+    /**
+     * The access keys' public parts, then those of the OpenID Provider's own set: with the authorization server on it is
+     * loaded here, so every instance publishes it whether or not it served OAuth yet; off, as far as this instance loaded it.
+     */
     jwks: async () => {
+      const own = openid.isShared ? undefined : config.OAUTH_ENABLED ? await openIdRing() : openid.loaded();
       const now = clock.now();
-      const own = openid.loaded();
       return { keys: [...publishedKeys(await current(), now), ...(own ? publishedKeys(own, now) : [])] };
     },
     /**

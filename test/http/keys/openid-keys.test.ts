@@ -160,6 +160,18 @@ describe('RS256 access keys are the OpenID Provider\'s keys', () => {
   });
 });
 
+describe('with the authorization server on, every instance publishes the OpenID key set', () => {
+  const t = useEmptyKeysApp(keysEnv('HS256', { SVC_OAUTH_ENABLED: 'true' }));
+
+  it('the key set of an instance that never served OAuth holds the RS256 key the provider signs with', async () => {
+    const jwks = await fetchJwks(t);
+    const [signer] = (await providerKeys(t)).keys;
+    assert.equal(signer!.alg, 'RS256');
+    assert.deepEqual(kidsOf(jwks), [signer!.kid]);
+    assert.equal((await oauthRows(t)).length, 1);
+  });
+});
+
 describe('EdDSA access keys: the OpenID Provider signs RS256 and includes them', () => {
   const t = useEmptyKeysApp(keysEnv('EdDSA'));
   let access: string;
