@@ -5,9 +5,19 @@ import type { Clock } from '../../core/clock.js';
 import type { Db } from '../../db/database.js';
 import { sha256Hex } from '../../security/random.js';
 import type { OauthAccounts } from './accounts.js';
-import type { OauthClients } from './clients.js';
+import { RESOURCE_URI, type OauthClients } from './clients.js';
 import * as repo from './records.repo.js';
-import type { OauthResourceService } from './resources.service.js';
+
+/**
+ * Whether a token may be introspected as active (docs/oauth.md "Resources", "Grants"), for an opaque token and a JWT
+ * alike: a resource sees only the tokens whose audience it is, and a token of a person who can no longer sign in, or
+ * issued before their `tokens_valid_after`, is inactive.
+ */
+export async function introspectable(accounts: OauthAccounts, callerResource: string | undefined,
+  token: { aud?: string | string[] | undefined; accountId?: string | undefined; iat?: number | undefined }): Promise<boolean> {
+  if (callerResource !== undefined && !(token.aud === undefined ? [] : [token.aud].flat()).includes(callerResource)) return false;
+  return !token.accountId || (await accounts.find(token.accountId, { iat: token.iat })) !== undefined;
+}
 
 /** The record kept for each JWT access token, so that it can be introspected and revoked (docs/oauth.md "Tokens"). */
 export const JWT_RECORD = 'JwtAccessToken';
@@ -32,8 +42,10 @@ export interface IssuingToken {
 
 interface StoredJwt { clientId: string; accountId?: string; scope?: string; aud?: string; authTime?: number }
 
-type Deps = { db: Db; clock: Clock; accounts: OauthAccounts; clients: OauthClients; resources: OauthResourceService;
-  held: (userId: number) => Promise<Set<string>> };
+type Deps = { db: Db; clock: Clock; accounts: OauthAccounts; clients: OauthClients;
+  held: (userId: number) => Promise<Set<string>>;
+  /** The provider's issuer and its signing keys (private JWKs): what a JWT access token is verified against. */
+  issuer: string; keys: JWK[] };
 
 async function readBody(ctx: KoaContextWithOIDC): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -54,7 +66,10 @@ const isJwt = (token: string) => /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]
  * is issued, and introspection and revocation of a JWT are answered here — after the caller's credentials, the
  * signature, the record, the person's state and, for a resource, the audience are checked.
  */
-export function createJwtAccessTokens({ db, clock, accounts, clients, resources, held }: Deps) {
+export function createJwtAccessTokens({ db, clock, accounts, clients, held, issuer, keys }: Deps) {
+  // The public parts of the provider's keys, once: they change only with a new provider.
+  const jwks = createLocalJWKSet({ keys: keys.map((k) => Object.fromEntries(Object.entries(k).filter(([m]) => !PRIVATE_MEMBERS.includes(m)))) });
+
   /** Called while the provider issues an access token: records a JWT one, and answers the claims it adds. */
   async function issued(ctx: KoaContextWithOIDC, token: IssuingToken): Promise<Record<string, unknown> | undefined> {
     if (token.kind !== 'AccessToken' || !token.resourceServer) return undefined;
@@ -85,8 +100,7 @@ export function createJwtAccessTokens({ db, clock, accounts, clients, resources,
   }
 
   /** The token's claims when its signature and issuer hold, or null. */
-  async function verified(token: string, issuer: string, keys: JWK[]) {
-    const jwks = createLocalJWKSet({ keys: keys.map((k) => Object.fromEntries(Object.entries(k).filter(([m]) => !PRIVATE_MEMBERS.includes(m)))) });
+  async function verified(token: string) {
     try {
       return (await jwtVerify(token, jwks, { issuer, typ: 'at+jwt', currentDate: clock.now() })).payload;
     } catch {
@@ -98,8 +112,7 @@ export function createJwtAccessTokens({ db, clock, accounts, clients, resources,
    * The provider's pre-middleware for its introspection and revocation endpoints: a JWT is answered here; anything
    * else goes on to the provider with its body as it came.
    */
-  async function middleware(ctx: KoaContextWithOIDC, next: () => Promise<unknown>, routes: { introspection: string; revocation: string },
-    issuer: string, keys: () => JWK[]) {
+  async function middleware(ctx: KoaContextWithOIDC, next: () => Promise<unknown>, routes: { introspection: string; revocation: string }) {
     const route = ctx.path === routes.introspection ? 'introspection' : ctx.path === routes.revocation ? 'revocation' : null;
     if (!route || ctx.method !== 'POST' || !ctx.is('application/x-www-form-urlencoded')) return next();
     const body = await readBody(ctx);
@@ -117,7 +130,7 @@ export function createJwtAccessTokens({ db, clock, accounts, clients, resources,
       ctx.body = { error: 'invalid_client', error_description: 'client authentication failed' };
       return;
     }
-    const claims = await verified(token, issuer, keys());
+    const claims = await verified(token);
     const record = claims?.jti ? await repo.findRecord(db, JWT_RECORD, sha256Hex(String(claims.jti)), clock.now()) : undefined;
     const stored = record?.payload as StoredJwt | undefined;
     if (route === 'revocation') {
@@ -131,9 +144,10 @@ export function createJwtAccessTokens({ db, clock, accounts, clients, resources,
 
   async function introspection(caller: string, claims: Record<string, unknown> | null, stored: StoredJwt | undefined) {
     if (!claims || !stored) return { active: false };
-    const resource = caller.startsWith('rs_') ? await resources.byClientId(caller) : undefined;
-    if (resource && resource.uri !== stored.aud) return { active: false };
-    if (stored.accountId && !(await accounts.find(stored.accountId, { iat: Number(claims.iat) }))) return { active: false };
+    const callerResource = (await clients.metadataOf(caller))?.[RESOURCE_URI] as string | undefined;
+    if (!(await introspectable(accounts, callerResource, { aud: stored.aud, accountId: stored.accountId, iat: Number(claims.iat) }))) {
+      return { active: false };
+    }
     // What the grant may do now: its permission scopes the person still holds (docs/oauth.md "Scopes").
     const now = stored.accountId ? await held(Number(stored.accountId)) : new Set<string>();
     const scope = (stored.scope ?? '').split(' ').filter((s) => s && (OPENID_SCOPES.has(s) || s.startsWith('org:') || now.has(s))).join(' ');

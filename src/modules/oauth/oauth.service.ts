@@ -13,7 +13,7 @@ import type { RbacService } from '../rbac/rbac.service.js';
 import type { OauthResourceService } from './resources.service.js';
 import { createOauthAccounts } from './accounts.js';
 import { createOauthClients } from './clients.js';
-import { escapeHtml, errorPage, loggedOutPage, logoutPage, pageLanguage, pagePolicy, type Refusal } from './pages.js';
+import { errorPage, loggedOutPage, logoutPage, pageLanguage, pagePolicy, type Refusal } from './pages.js';
 import { createProvider, OFFLINE_REQUESTED, REGISTERED, type ProviderPages } from './provider.js';
 
 /** An HTML answer of the provider's own, under the pages' security policy. */
@@ -51,6 +51,8 @@ export type InteractionView =
 export function createOauthService({ db, clock, config, keys, appCredentials, resources, rbac, login, cookieKey }: Deps) {
   const clients = createOauthClients({ appCredentials, resources });
   const accounts = createOauthAccounts({ db, clock });
+  /** The permission codes a person holds now: what consent may grant and introspection reports (docs/oauth.md "Scopes"). */
+  const held = async (userId: number) => new Set((await rbac.grantsOfUserId(userId)).permissions);
   let current: { version: string; provider: Provider } | undefined;
   let building: { version: string; promise: Promise<Provider> } | undefined;
 
@@ -61,7 +63,7 @@ export function createOauthService({ db, clock, config, keys, appCredentials, re
     // Requests arriving together while it is built share one build.
     if (building?.version !== set.version) {
       const version = set.version;
-      const promise = createProvider({ db, clock, config, clients, accounts, resources, rbac, keys: { keys: set.keys as never },
+      const promise = createProvider({ db, clock, config, clients, accounts, resources, held, keys: { keys: set.keys as never },
         cookieKeys: [cookieKey.toString('base64url')], pages: providerPages }).then((built) => {
         current = { version, provider: built };
         return built;
@@ -187,10 +189,10 @@ export function createOauthService({ db, clock, config, keys, appCredentials, re
     if (params[OFFLINE_REQUESTED] === 'true') grant.addOIDCScope('offline_access');
     if (missing.missingOIDCClaims) grant.addOIDCClaims(missing.missingOIDCClaims);
     // A permission scope is granted only if the person holds it now (docs/oauth.md "Scopes").
-    const held = new Set((await rbac.grantsOfUserId(Number(details.session!.accountId))).permissions);
+    const holds = await held(Number(details.session!.accountId));
     for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {})) {
-      const granted = scopes.filter((s) => held.has(s));
-      const refused = scopes.filter((s) => !held.has(s));
+      const granted = scopes.filter((s) => holds.has(s));
+      const refused = scopes.filter((s) => !holds.has(s));
       if (granted.length) grant.addResourceScope(indicator, granted.join(' '));
       // Recorded as refused, so the request is settled without them rather than asked again.
       if (refused.length) grant.rejectResourceScope(indicator, refused.join(' '));
@@ -207,7 +209,7 @@ export function createOauthService({ db, clock, config, keys, appCredentials, re
     return handling.handler;
   }
 
-  return { provider, handler, view, signIn, secondFactor, consent, csrfTokenFor, csrfMatches, escapeHtml };
+  return { provider, handler, view, signIn, secondFactor, consent, csrfTokenFor, csrfMatches };
 }
 
 export type OauthService = ReturnType<typeof createOauthService>;

@@ -1,3 +1,4 @@
+import type { JWK } from 'jose';
 import type { Configuration, KoaContextWithOIDC, default as Provider } from 'oidc-provider';
 import type { Config } from '../../config/settings.js';
 import { publicUrlOf } from '../../config/settings.js';
@@ -5,9 +6,8 @@ import type { Clock } from '../../core/clock.js';
 import type { Db } from '../../db/database.js';
 import type { IssuedToken, OauthAccounts } from './accounts.js';
 import { RESOURCE_URI, type OauthClients } from './clients.js';
-import { createJwtAccessTokens, type IssuingToken } from './jwt-access-tokens.js';
+import { createJwtAccessTokens, introspectable, type IssuingToken } from './jwt-access-tokens.js';
 import type { OauthResourceService } from './resources.service.js';
-import type { RbacService } from '../rbac/rbac.service.js';
 import { recordAdapter } from './record-adapter.js';
 
 /** Where the protocol's endpoints live, at the host root (docs/oauth.md "Endpoints"). */
@@ -62,7 +62,8 @@ const CLAIMS = {
 
 export interface ProviderDeps {
   resources: OauthResourceService;
-  rbac: Pick<RbacService, 'grantsOfUserId'>;
+  /** The permission codes a person holds now (a permission scope is checked against them on every use). */
+  held: (userId: number) => Promise<Set<string>>;
   db: Db;
   clock: Clock;
   config: Config;
@@ -87,12 +88,12 @@ export interface ProviderPages {
  * flow only, PKCE S256 for every client, codes valid 60 s, refresh tokens rotated, Gatehouse's applications as
  * clients, its accounts and sign-in checks, its signing keys, its database.
  */
-export async function createProvider({ db, clock, config, clients, accounts, resources, rbac, keys, cookieKeys, pages }: ProviderDeps)
+export async function createProvider({ db, clock, config, clients, accounts, resources, held, keys, cookieKeys, pages }: ProviderDeps)
   : Promise<Provider> {
   // Loaded on first use: most deployments never serve OAuth, and importing it on Node 20 prints a runtime notice.
   const { default: OidcProvider, errors } = await import('oidc-provider');
-  const jwts = createJwtAccessTokens({ db, clock, accounts, clients, resources,
-    held: async (userId) => new Set((await rbac.grantsOfUserId(userId)).permissions) });
+  const issuer = publicUrlOf(config);
+  const jwts = createJwtAccessTokens({ db, clock, accounts, clients, held, issuer, keys: keys.keys as JWK[] });
   const configuration: Configuration = {
     adapter: recordAdapter(db, clock, clients, errors),
     findAccount: (_ctx, sub, token) => accounts.find(sub, token as IssuedToken | undefined),
@@ -128,14 +129,8 @@ export async function createProvider({ db, clock, config, clients, accounts, res
       // sign in, or issued before their tokens_valid_after, is inactive.
       introspection: {
         enabled: true,
-        allowedPolicy: async (_ctx, client, token) => {
-          // A resource introspects only the tokens whose audience it is.
-          const audience = client.metadata()[RESOURCE_URI];
-          const tokenAudience = 'aud' in token ? [token.aud].flat() : [];
-          if (audience !== undefined && !tokenAudience.includes(audience as string)) return false;
-          const accountId = 'accountId' in token ? token.accountId : undefined;
-          return !accountId || (await accounts.find(accountId, token)) !== undefined;
-        },
+        allowedPolicy: (_ctx, client, token) => introspectable(accounts, client.metadata()[RESOURCE_URI] as string | undefined, {
+          aud: 'aud' in token ? token.aud : undefined, accountId: 'accountId' in token ? token.accountId : undefined, iat: token.iat }),
       },
       revocation: { enabled: true },
       userinfo: { enabled: true },
@@ -174,8 +169,8 @@ export async function createProvider({ db, clock, config, clients, accounts, res
     expiresWithSession: (ctx, code) => !code.scopes.has('offline_access') && !grantsOffline(ctx.oidc.entities.Grant),
     renderError: pages.renderError,
   };
-  const provider = new OidcProvider(publicUrlOf(config), configuration);
-  provider.use((ctx, next) => jwts.middleware(ctx as KoaContextWithOIDC, next, OAUTH_ROUTES, provider.issuer, () => keys.keys as never));
+  const provider = new OidcProvider(issuer, configuration);
+  provider.use((ctx, next) => jwts.middleware(ctx as KoaContextWithOIDC, next, OAUTH_ROUTES));
   // oidc-provider drops offline_access from a request without prompt=consent; the request keeps it as a parameter of its
   // own instead, which the consent step turns into offline access on the grant.
   provider.use(async (ctx, next) => {
