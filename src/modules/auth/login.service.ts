@@ -22,6 +22,13 @@ export interface PasswordLoginInput {
 
 /** The password login; what follows the password is the sign-in every method shares (sign-in.service.ts). */
 export function createLoginService({ db, lockout, signIn, verifyPassword }: Deps) {
+  /** Inactive, banned and deleted accounts get the same answer as a wrong password, recorded with why. */
+  async function refuseUnlessAdmitted(user: users.LoginUser, identifier: string, meta: LoginMeta): Promise<void> {
+    if (canSignIn(user)) return;
+    await signIn.failed(identifier, meta, user.id, user.is_banned ? 'banned' : 'inactive');
+    throw new AppError('LOGIN_FAILED');
+  }
+
   /**
    * The steps every password sign-in takes before its ending: find user → locked? → verify password → record attempt →
    * account state → second factor. Answers the account and the identifier it was found by.
@@ -38,11 +45,7 @@ export function createLoginService({ db, lockout, signIn, verifyPassword }: Deps
       await lockout.recordFailure(target, meta);
       throw new AppError('LOGIN_FAILED');
     }
-    // Inactive, banned and deleted accounts get the same answer as a wrong password.
-    if (!canSignIn(user)) {
-      await signIn.failed(identifier, meta, user.id, user.is_banned ? 'banned' : 'inactive');
-      throw new AppError('LOGIN_FAILED');
-    }
+    await refuseUnlessAdmitted(user, identifier, meta);
     if (secondFactor) await signIn.secondFactor(user, input.totp_code, target, identifier, meta);
     return { user, identifier };
   }
@@ -75,10 +78,7 @@ export function createLoginService({ db, lockout, signIn, verifyPassword }: Deps
     if (!user) throw new AppError('LOGIN_FAILED');
     const target: LockTarget = { userId: user.id, lockedUntil: user.locked_until };
     await signIn.assertNotLocked(target, identifier, meta, user.id);
-    if (!canSignIn(user)) {
-      await signIn.failed(identifier, meta, user.id, user.is_banned ? 'banned' : 'inactive');
-      throw new AppError('LOGIN_FAILED');
-    }
+    await refuseUnlessAdmitted(user, identifier, meta);
     await signIn.secondFactor(user, code, target, identifier, meta);
     return { user, outcome: await signIn.completeProviderSignIn(user, identifier, meta) };
   }

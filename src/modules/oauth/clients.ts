@@ -1,5 +1,6 @@
 import type { AdapterPayload } from 'oidc-provider';
 import type { AppCredentialService } from '../applications/app-credentials.service.js';
+import { isLoopbackHttp } from './loopback.js';
 import type { OauthResourceService } from './resources.service.js';
 
 /** Set on a resource's client metadata: the URI whose tokens it may introspect (docs/oauth.md "Resources"). */
@@ -11,14 +12,11 @@ export const RESOURCE_URI = 'gatehouse_resource';
  */
 export const SECRET_HELD_AS_HASH = 'held-as-a-hash-see-verifySecret';
 
-/** Whether every redirect URI is a loopback `http` address or a private-use scheme: a native client (RFC 8252). */
-function isNative(redirectUris: string[]): boolean {
-  return redirectUris.length > 0 && redirectUris.every((uri) => {
-    const url = new URL(uri);
-    if (url.protocol === 'http:') return ['127.0.0.1', '[::1]', 'localhost'].includes(url.hostname);
-    return url.protocol !== 'https:';
-  });
-}
+/**
+ * Whether every redirect URI is a loopback `http` address: a native client (RFC 8252), whose redirect matches on any
+ * port. (An application's redirect URIs are `http` or `https`, so a private-use scheme never reaches here.)
+ */
+const isNative = (redirectUris: string[]): boolean => redirectUris.length > 0 && redirectUris.every((uri) => isLoopbackHttp(new URL(uri)));
 
 /**
  * Every Gatehouse application is an OAuth client (docs/oauth.md "Clients"): `client_id` is its access key, a

@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
-import type { Executor } from '../../db/database.js';
+import { sql, type ExpressionBuilder } from 'kysely';
+import type { DatabaseSchema, Executor } from '../../db/database.js';
 
 /** A record as the provider stores it, keyed by the hash of its id (docs/oauth.md "Storage"). */
 export interface RecordValues {
@@ -21,19 +21,23 @@ export const upsertRecord = (db: Executor, r: RecordValues) =>
     }))
     .execute();
 
+/** A record that has not expired at `now` (a record without expiry never does). */
+const unexpired = (now: Date) => (eb: ExpressionBuilder<DatabaseSchema, 'oauth_records'>) =>
+  eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]);
+
 const LIVE_COLUMNS = ['payload', 'consumed_at'] as const;
 
 /** A record that has not expired at `now`. */
 export const findRecord = (db: Executor, model: string, idHash: string, now: Date) =>
   db.selectFrom('oauth_records').select(LIVE_COLUMNS)
     .where('model', '=', model).where('id_hash', '=', idHash)
-    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+    .where(unexpired(now))
     .executeTakeFirst();
 
 export const findRecordByUid = (db: Executor, model: string, uid: string, now: Date) =>
   db.selectFrom('oauth_records').select(LIVE_COLUMNS)
     .where('model', '=', model).where('uid', '=', uid)
-    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+    .where(unexpired(now))
     .executeTakeFirst();
 
 /**
@@ -64,7 +68,7 @@ export const deleteGrantRecords = (db: Executor, grantId: string) =>
 /** A page of a person's live grants, newest first (the grant id is kept in `grant_id`), and their number. */
 export async function listGrantsOf(db: Executor, accountId: number, now: Date, limit: number, offset: number) {
   const live = db.selectFrom('oauth_records').where('model', '=', 'Grant').where('account_id', '=', accountId)
-    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]));
+    .where(unexpired(now));
   const [rows, total] = await Promise.all([
     live.select(['grant_id', 'payload']).orderBy(sql`(payload->>'iat')::bigint`, 'desc').orderBy('grant_id').limit(limit).offset(offset).execute(),
     live.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
@@ -76,7 +80,7 @@ export async function listGrantsOf(db: Executor, accountId: number, now: Date, l
 export const findGrant = (db: Executor, grantId: string, now: Date) =>
   db.selectFrom('oauth_records').select(['account_id', 'payload'])
     .where('model', '=', 'Grant').where('grant_id', '=', grantId)
-    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+    .where(unexpired(now))
     .executeTakeFirst();
 
 /**

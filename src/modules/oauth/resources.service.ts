@@ -5,6 +5,7 @@ import type { Db } from '../../db/database.js';
 import { hashMatches, sha256Digest } from '../../security/compare.js';
 import { randomHex, sha256Hex } from '../../security/random.js';
 import type { AuditService } from '../audit/audit.service.js';
+import { isLoopbackHttp } from './loopback.js';
 import * as repo from './resources.repo.js';
 import { toResource, type CreateResourceInput, type PatchResourceInput } from './resources.schemas.js';
 
@@ -19,7 +20,6 @@ export interface ChangeOrigin {
   request_id: string | null;
 }
 
-const LOOPBACK = new Set(['127.0.0.1', '[::1]', 'localhost']);
 const SCOPE_CODE = /^[a-z][a-z0-9_.:-]*$/i;
 // Compared against when a client id names no resource, so an unknown id costs as much as a wrong secret.
 const DUMMY_DIGEST = randomBytes(32);
@@ -28,7 +28,7 @@ const DUMMY_DIGEST = randomBytes(32);
 function uriProblem(uri: string): string | null {
   if (!URL.canParse(uri)) return `${uri} is not an absolute URL.`;
   const url = new URL(uri);
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK.has(url.hostname))) {
+  if (url.protocol !== 'https:' && !isLoopbackHttp(url)) {
     return `${uri} must be an https URL (http only on a loopback address).`;
   }
   if (url.hash || uri.includes('#')) return `${uri} must not contain a fragment (#).`;
