@@ -18,9 +18,12 @@ describe('statements of the hot paths', () => {
     ann = await createUser(t, { email: 'ann@example.com' });
   });
 
-  /** The statements of one request, once the application's credentials are cached (as they are on a running server). */
+  /**
+   * The statements of one request, once the application's credentials are cached and this process holds the current
+   * permission graph (as a running server does; docs/architecture.md "The permission graph"): a sign-in warms both.
+   */
   async function counted<T>(send: () => Promise<T>): Promise<{ answer: T; statements: string[] }> {
-    await t.api({ method: 'GET', path: 'me/' });
+    await signIn(t, ann);
     recorder.start();
     const answer = await send();
     return { answer, statements: recorder.stop() };
