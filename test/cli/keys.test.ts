@@ -149,15 +149,18 @@ describe('gatehouse keys list names the keys that sign, by the kid tokens carry'
   };
 
   it('HS256: the kid of the server\'s tokens; without SVC_JWT_SECRET_KEY, that of the debug secret kept in the data directory', async () => {
-    const HS = { SVC_JWT_SECRET_KEY: 's'.repeat(40) };
+    // The authorization server, on in debug, would publish its own RS256 key (docs/resource-servers.md "The OpenID
+    // Provider's keys"): off here, the key set holds the access keys alone.
+    const NO_OAUTH = { SVC_OAUTH_ENABLED: 'false' };
+    const HS = { ...NO_OAUTH, SVC_JWT_SECRET_KEY: 's'.repeat(40) };
     const { kid, published } = await issued(HS);
     assert.deepEqual(published, [], 'a symmetric key is never published');
     assert.deepEqual((await listed(HS)).keys.map((k) => [k.kid, k.state]), [[kid, 'active']]);
 
     // Debug mode keeps its generated secret with the data (docs/decisions.md "Debug secrets"): every process signs with it.
-    const kept = await issued({});
+    const kept = await issued(NO_OAUTH);
     assert.notEqual(kept.kid, kid);
-    assert.deepEqual((await listed({})).keys.map((k) => [k.kid, k.state]), [[kept.kid, 'active']]);
+    assert.deepEqual((await listed(NO_OAUTH)).keys.map((k) => [k.kid, k.state]), [[kept.kid, 'active']]);
   });
 
   it('EdDSA: the active key is the kid of the server\'s tokens, and every published key is listed', async () => {
