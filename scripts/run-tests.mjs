@@ -134,7 +134,9 @@ if (files.length > 0) {
     + `sharing a process, ${units.length - shards} in a process of their own`
     + `${secondPass ? ` (${DATABASE_INDEPENDENT.join(', ')} and the console's unit tests: in the PGlite pass only)` : ''}\n`);
   const result = spawnSync(process.execPath, [
-    '--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...units,
+    '--import', 'tsx', '--test', `--test-concurrency=${concurrency}`,
+    '--test-reporter=spec', '--test-reporter-destination=stdout',
+    `--test-reporter=${join(root, 'test/helpers/durations-reporter.mjs')}`, '--test-reporter-destination=stdout', ...units,
   ], { stdio: 'inherit', cwd: root, env: { ...process.env, GATEHOUSE_TEST_PGLITE_TEMPLATE: template, NODE_ENV: 'test' } });
   rmSync(shardDir, { recursive: true, force: true });
   if (result.status !== 0) process.exit(result.status ?? 1);

@@ -10,6 +10,9 @@ export interface Route {
   query: URLSearchParams;
 }
 
+/** Sent by `navigate` so the view follows within the same event: a controlled input changed by a click keeps its new state. */
+const NAVIGATED = 'console:navigated';
+
 function current(): Route {
   const hash = window.location.hash.replace(/^#/, '') || '/';
   const [path = '/', search = ''] = hash.split('?', 2);
@@ -21,7 +24,11 @@ export function useRoute(): Route {
   useEffect(() => {
     const onChange = () => setRoute(current());
     window.addEventListener('hashchange', onChange);
-    return () => window.removeEventListener('hashchange', onChange);
+    window.addEventListener(NAVIGATED, onChange);
+    return () => {
+      window.removeEventListener('hashchange', onChange);
+      window.removeEventListener(NAVIGATED, onChange);
+    };
   }, []);
   return route;
 }
@@ -34,7 +41,10 @@ export const href = (...parts: Array<string | number | URLSearchParams | Record<
   return `#/${path}${search ? `?${search}` : ''}`;
 };
 
-export const navigate = (to: string) => { window.location.hash = to.replace(/^#/, ''); };
+export const navigate = (to: string) => {
+  window.location.hash = to.replace(/^#/, '');
+  window.dispatchEvent(new Event(NAVIGATED));
+};
 
 /** A link to another view of the console. */
 export function Link({ to, children, ...rest }: { to: string; children: ReactNode } & AnchorHTMLAttributes<HTMLAnchorElement>) {

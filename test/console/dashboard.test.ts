@@ -93,9 +93,12 @@ describeInBrowser('the console\'s dashboard in Chromium', () => {
     for (const chart of await charts.all()) assert.ok(await chart.locator('.chart-area svg').count() > 0, await chart.innerText());
 
     // The period and the comparison are asked of the API, and the previous period's figures shown.
-    const thirty = page.waitForRequest((req) => req.url().includes('dashboard/stats/?period=30d'));
+    const thirty = page.waitForResponse((res) => res.url().includes('dashboard/stats/?period=30d'));
     await page.getByLabel('Period', { exact: true }).selectOption('30d');
     await thirty;
+    // The period lands in the address and the figures before the next choice, so the comparison is not undone by it.
+    await page.waitForURL(/#\/\?period=30d$/);
+    await page.getByRole('img', { name: /^Accounts created: .* in 30 days/ }).waitFor();
     const compared = page.waitForRequest((req) => req.url().includes('dashboard/stats/?period=30d&compare=true'));
     await page.getByLabel('Compare with the previous period').check();
     await compared;
