@@ -146,7 +146,7 @@ export async function buildApp(container: Container, opts: BuildAppOptions = {})
   await app.register(async (api) => {
     registerCors(api, container.services.appCredentials);
     registerAppAuth(api, config, container.services.appCredentials);
-    registerAgentAuth(api, config, container.services.agentAuth, container.services.pendingActions);
+    registerAgentAuth(api, config, container.services.agentAuth, container.services.pendingActions, container.services.authorize);
     registerAgentActivity(api, config, container.services.agentActivity);
     registerAgentRedaction(api, config);
     // Set before the handler runs (a callback hook, not a send hook, on every API request): a route that caches

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { Config } from './config/settings.js';
+import { publicUrlOf, type Config } from './config/settings.js';
 import { systemClock, type Clock } from './core/clock.js';
 import { createLifecycle } from './core/lifecycle.js';
 import { createOpsStats } from './core/ops-stats.js';
@@ -34,6 +34,8 @@ import { createDeletionAdminService } from './modules/deletion/deletion-admin.se
 import { createExportService } from './modules/export/export.service.js';
 import { createKeyService } from './modules/keys/keys.service.js';
 import { createOauthGrantService } from './modules/oauth/grants.service.js';
+import { createAccessTokenVerifier } from './modules/oauth/access-token-verifier.js';
+import { createGrantDelegationService } from './modules/agents/grant-delegations.service.js';
 import { createOauthService } from './modules/oauth/oauth.service.js';
 import { createOauthResourceService } from './modules/oauth/resources.service.js';
 import { createInvitationService } from './modules/organizations/invitations.service.js';
@@ -182,7 +184,10 @@ export async function buildContainer(opts: ContainerOptions) {
   const agentTokens = createAgentTokenService({ db, clock, config, audit, rbac, orgs: organizations.resolver, events, sessions,
     notices });
   const pendingActions = createPendingActionService({ db, clock, config, audit, key: deriveKey(secretKey, 'agent-actions'), events });
-  const authorize = createAuthorizeService({ config, agents: agentAuth, orgs: organizations.resolver, pendingActions });
+  // ai/authorize/ accepts the authorization server's access tokens as well (docs/oauth.md "Grants and ai/authorize/").
+  const oauthTokens = createAccessTokenVerifier({ keys, clock, issuer: publicUrlOf(config) });
+  const authorize = createAuthorizeService({ config, agents: agentAuth, orgs: organizations.resolver, pendingActions, oauthTokens });
+  const grantDelegations = createGrantDelegationService({ db, clock, audit });
   const socialLogin = createSocialLoginService({ db, clock, signIn, users });
   // Only the provider's name and an error code are reported: never what the provider answered.
   const oidc = createOidcClient();
@@ -207,6 +212,7 @@ export async function buildContainer(opts: ContainerOptions) {
   // The OAuth 2.1 authorization server and OpenID Provider (docs/oauth.md), built on its first request.
   const oauthResources = createOauthResourceService({ db, clock, audit });
   const oauth = createOauthService({ db, clock, config, keys, appCredentials, resources: oauthResources, rbac, login,
+    delegations: grantDelegations, orgs: organizations.resolver,
     cookieKey: deriveKey(secretKey, 'oauth-cookies') });
   const webhooks = createWebhookService({ db, clock, config, audit, sealer: webhookSealer, events, delivery: webhookDelivery });
 

@@ -4960,6 +4960,15 @@ export interface paths {
                                 client_name: string;
                                 /** Format: date-time */
                                 created_at: string;
+                                /** @description What ai/authorize/ counts this grant's access tokens against; null for a grant without a resource */
+                                delegation: {
+                                    /** @description The delegation in ai/agent-tokens/: its usage, limits and pending actions */
+                                    agent_token_id: number;
+                                    budget_limit_usd: number | null;
+                                    /** Format: date-time */
+                                    expires_at: string;
+                                    max_requests_per_minute: number;
+                                } | null;
                                 /** @description The grant's id */
                                 id: string;
                                 /** @description The organization slug it is bound to */
@@ -4967,8 +4976,8 @@ export interface paths {
                                 /** @description The API its access tokens are for; null: userinfo only */
                                 resource: string | null;
                                 scopes: string[];
-                                /** @enum {string} */
-                                status: "active";
+                                /** @description Its delegation's state (docs/oauth.md "Grants and ai/authorize/"): suspended by a breaker or by the person, revoked or expired; a grant without a resource is active while it lasts */
+                                status: "active" | "suspended" | "revoked" | "expired";
                                 /** @description False for clients registered dynamically or by a metadata document */
                                 verified: boolean;
                             }[];

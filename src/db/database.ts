@@ -373,6 +373,8 @@ export interface AgentTokensTable {
   last_heartbeat_at: NullableTimestamp;
   last_used_at: NullableTimestamp;
   status_changed_at: NullableTimestamp;
+  /** Set on the delegation behind an OAuth grant (docs/oauth.md "Grants and ai/authorize/"): no one holds its token. */
+  oauth_grant_id: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: DefaultTimestamp;
   updated_at: DefaultTimestamp;
 }

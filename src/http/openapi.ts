@@ -55,8 +55,9 @@ function userGuardOf(route: RouteOptions) {
 function routeSecurity(route: RouteOptions, appKeys: SecurityRequirement): SecurityRequirement[] | undefined {
   if (route.config?.appAuth === false) return [];
   if (route.config?.appAuth === 'optional') return [appKeys, {}];
-  // The token's own routes (heartbeat/, report-usage/) and ai/authorize/ take an agent token only.
-  if (route.config?.agentAuthentication) return [{ ...appKeys, AgentBearer: [] }];
+  // The token's own routes (heartbeat/, report-usage/) and ai/authorize/ take an agent token, or an OAuth grant's access
+  // token as Bearer (docs/oauth.md "Grants and ai/authorize/").
+  if (route.config?.agentAuthentication) return [{ ...appKeys, AgentBearer: [] }, { ...appKeys, Bearer: [] }];
   const user = userGuardOf(route);
   if (!user) return undefined;
   const withBearer = { ...appKeys, Bearer: [] };

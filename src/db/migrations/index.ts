@@ -29,6 +29,7 @@ import * as m0027 from './0027_signing_key_purpose.js';
 import * as m0028 from './0028_oauth_records.js';
 import * as m0029 from './0029_oauth_record_accounts.js';
 import * as m0030 from './0030_oauth_resources.js';
+import * as m0031 from './0031_oauth_grant_delegations.js';
 
 /** Every migration, in order. Migrations are frozen once released: add a new one, never edit an old one. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -62,4 +63,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0028_oauth_records': m0028,
   '0029_oauth_record_accounts': m0029,
   '0030_oauth_resources': m0030,
+  '0031_oauth_grant_delegations': m0031,
 };

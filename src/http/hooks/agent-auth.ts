@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../../config/settings.js';
 import { AppError } from '../../core/errors.js';
 import type { AgentAuthService } from '../../modules/agents/agent-auth.service.js';
+import type { AuthorizeService } from '../../modules/agents/authorize.service.js';
 import { traceIdOf, type AgentContext } from '../../modules/agents/agent-context.js';
 import { canonicalPath, type ActionRequest, type GateOutcome, type PendingActionService } from '../../modules/agents/pending-actions.service.js';
 import { sha256Hex } from '../../security/random.js';
@@ -10,6 +11,8 @@ import { requestedSlug } from '../guards/org.js';
 
 const AGENT_SCHEME = /^AgentBearer(?: |$)/i;
 const AGENT_RE = /^AgentBearer[ ]+(\S+)$/i;
+/** An OAuth access token of the authorization server (a JWT) as `Bearer`. */
+const OAUTH_BEARER = /^Bearer[ ]+([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/i;
 
 /**
  * `Authorization: AgentBearer <token>` on any API route (docs/decisions.md "Agents"): the token is authenticated and the
@@ -18,7 +21,7 @@ const AGENT_RE = /^AgentBearer[ ]+(\S+)$/i;
  * token was granted. Register after application authentication and before the routes.
  */
 export function registerAgentAuth(app: FastifyInstance, config: Config, agents: AgentAuthService,
-  approvals: PendingActionService): void {
+  approvals: PendingActionService, oauthGrants: Pick<AuthorizeService, 'grantTokenIfOauth'>): void {
   if (!config.AIRS_ENABLED) return;
   app.addHook('onRoute', (route) => {
     if (acceptsAgents(route.onRequest)) route.config = { ...route.config, agents: true };
@@ -26,7 +29,8 @@ export function registerAgentAuth(app: FastifyInstance, config: Config, agents: 
   // A callback hook: requests without an agent token pay one test.
   app.addHook('onRequest', (req, _reply, done) => {
     const header = req.headers.authorization;
-    if (header === undefined || !AGENT_SCHEME.test(header)) return done();
+    if (header === undefined) return done();
+    if (!AGENT_SCHEME.test(header)) return usageOfGrant(req, header, done);
     // ai/authorize/ authenticates the token itself and answers its own decision shape.
     if (req.routeOptions.config.agentAuthentication === 'route') return done();
     const token = AGENT_RE.exec(header)?.[1];
@@ -40,6 +44,19 @@ export function registerAgentAuth(app: FastifyInstance, config: Config, agents: 
       if (req.routeOptions.config.agents !== true) await agents.deny(agent, 'AGENT_NOT_ALLOWED');
     }).then(() => done(), done);
   });
+  /**
+   * heartbeat/ and report-usage/ of an OAuth grant's delegation (docs/oauth.md "Grants and ai/authorize/"): the resource
+   * server that served the call forwards the grant's access token as `Bearer`. Anything else (a person's access token)
+   * is left to the route's guards.
+   */
+  function usageOfGrant(req: FastifyRequest, header: string, done: (err?: Error) => void) {
+    if (req.routeOptions.config.agentAuthentication !== 'usage') return done();
+    const token = OAUTH_BEARER.exec(header)?.[1];
+    if (!token) return done();
+    oauthGrants.grantTokenIfOauth(token).then(async (jtiHash) => {
+      if (jtiHash !== null) req.agent = await agents.authenticateOwnGrant(jtiHash, traceIdOf(req.headers['x-prompt-trace-id']));
+    }).then(() => done(), done);
+  }
   // A service that refused the call for going beyond the token's grant: counted as a denial, as a guard's would be.
   app.addHook('onError', (req, _reply, err, done) => {
     const agent = req.agent;

@@ -27,24 +27,36 @@ const USER_COLUMNS = [...PUBLIC_USER_COLUMNS, 'is_banned', 'deleted_at', 'locked
  * Every agent request runs this one statement: it counts the request against the per-minute window and the
  * total, and answers the token, its delegating user (with the public fields, so `GET me/` needs nothing more)
  * and the references of that user's grants (their codes come from the permission graph) — or nothing when the token
- * is unknown, not active, expired or over a breaker (then {@link tripBreakers} says why).
+ * is unknown, not active, expired or over a breaker (then {@link tripBreakers} says why). `key` finds the token row `a`
+ * from `$1`; `before` and `extra` add a leading CTE and answered columns.
  */
-const COUNT_REQUEST = `
-  with t as (
+const countStatement = (key: string, before = '', extra = '') => `
+  with ${before}t as (
     update agent_tokens a set
       request_count = a.request_count + 1,
       window_count = case when ${IN_WINDOW} then a.window_count + 1 else 1 end,
       window_started_at = case when ${IN_WINDOW} then a.window_started_at else $2::timestamptz end,
       last_used_at = $2::timestamptz
-    where a.token_hash = $1 and a.status = 'ACTIVE' and a.expires_at > $2::timestamptz
+    where ${key} and a.status = 'ACTIVE' and a.expires_at > $2::timestamptz
       and ${WITHIN_TOTAL} and ${WITHIN_RATE} and ${HEARTBEAT_FRESH} and ${WITHIN_BUDGET} and not ${ISSUED_BEFORE_REVOCATION}
     returning a.id, a.user_id, a.organization_id, a.agent_id, a.granted_permissions, a.failed_count
   )
   select row_to_json(x) as state from (
     select t.id as token_id, t.organization_id, t.agent_id, t.granted_permissions, t.failed_count,
-      ${grantRefsSql('u.id')} as user_grants, ${USER_COLUMNS}
+      ${grantRefsSql('u.id')} as user_grants, ${USER_COLUMNS}${extra}
     from t join users u on u.id = t.user_id
   ) x`;
+
+const COUNT_REQUEST = countStatement('a.token_hash = $1');
+
+/**
+ * The same statement for an OAuth access token (docs/oauth.md "Grants and ai/authorize/"): `$1` is the hash of its
+ * `jti`; its live record names the grant, whose delegation is counted, and answers the token's scope.
+ */
+const COUNT_GRANT_REQUEST = countStatement('a.oauth_grant_id = (select r.grant_id from r)', `r as (
+    select grant_id, payload->>'scope' as scope from oauth_records
+    where model = 'JwtAccessToken' and id_hash = $1 and expires_at > $2::timestamptz
+  ), `, ', (select r.scope from r) as oauth_scope');
 
 /** A token and its delegating user as the statements answer them (timestamps as ISO text). */
 export interface TokenAndUser {
@@ -70,6 +82,24 @@ export async function countRequest(db: Executor, tokenHash: string, now: Date): 
   const { rows } = await db.executeQuery<{ state: CountedRequest }>(CompiledQuery.raw(COUNT_REQUEST, [tokenHash, now.toISOString()]));
   return rows[0]?.state;
 }
+
+/** {@link countRequest} for an OAuth access token, by the hash of its `jti`: its scope comes with the delegation. */
+export async function countGrantRequest(db: Executor, jtiHash: string, now: Date)
+  : Promise<(CountedRequest & { oauth_scope: string | null }) | undefined> {
+  const { rows } = await db.executeQuery<{ state: CountedRequest & { oauth_scope: string | null } }>(
+    CompiledQuery.raw(COUNT_GRANT_REQUEST, [jtiHash, now.toISOString()]));
+  return rows[0]?.state;
+}
+
+/**
+ * Why {@link countGrantRequest} found nothing: the access token's record (gone once revoked, with its grant, or
+ * expired) and the hash that finds its grant's delegation, if it has one.
+ */
+export const findGrantDelegation = (db: Executor, jtiHash: string) =>
+  db.selectFrom('oauth_records as r').leftJoin('agent_tokens as a', 'a.oauth_grant_id', 'r.grant_id')
+    .select(['r.expires_at', 'a.token_hash'])
+    .where('r.model', '=', 'JwtAccessToken').where('r.id_hash', '=', jtiHash)
+    .executeTakeFirst();
 
 /**
  * After the counting statement refused a token: revokes it when it predates its person's `tokens_valid_after`, expires
@@ -126,15 +156,19 @@ export const resetDenials = (db: Executor, tokenId: number) =>
  */
 export const BREAKER_SQL = { heartbeatFresh: HEARTBEAT_FRESH, withinBudget: WITHIN_BUDGET } as const;
 
-/** heartbeat/ and report-usage/: a token and its delegating user, read without counting anything. */
-const FIND_OWN_TOKEN = `
+/** heartbeat/ and report-usage/: a token and its delegating user, read without counting anything; `key` finds `a` from `$1`. */
+const findOwnStatement = (key: string) => `
   select row_to_json(x) as state from (
     select a.id as token_id, a.organization_id, a.agent_id, a.granted_permissions, a.failed_count,
       a.status as token_status, a.expires_at as token_expires_at, a.created_at as token_created_at,
       ${USER_COLUMNS}
     from agent_tokens a join users u on u.id = a.user_id
-    where a.token_hash = $1
+    where ${key}
   ) x`;
+const FIND_OWN_TOKEN = findOwnStatement('a.token_hash = $1');
+/** The same for a grant's delegation, by the hash of one of its live access tokens' `jti`. */
+const FIND_OWN_GRANT_TOKEN = findOwnStatement(`a.oauth_grant_id = (select r.grant_id from oauth_records r
+      where r.model = 'JwtAccessToken' and r.id_hash = $1 and r.expires_at > $2::timestamptz)`);
 
 /** A token as {@link findOwnToken} reads it: the counted-request shape without the grants, with the token's status and expiry. */
 export interface OwnToken extends TokenAndUser {
@@ -146,6 +180,11 @@ export interface OwnToken extends TokenAndUser {
 
 export async function findOwnToken(db: Executor, tokenHash: string): Promise<OwnToken | undefined> {
   const { rows } = await db.executeQuery<{ state: OwnToken }>(CompiledQuery.raw(FIND_OWN_TOKEN, [tokenHash]));
+  return rows[0]?.state;
+}
+
+export async function findOwnGrantToken(db: Executor, jtiHash: string, now: Date): Promise<OwnToken | undefined> {
+  const { rows } = await db.executeQuery<{ state: OwnToken }>(CompiledQuery.raw(FIND_OWN_GRANT_TOKEN, [jtiHash, now.toISOString()]));
   return rows[0]?.state;
 }
 

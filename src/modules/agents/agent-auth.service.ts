@@ -35,14 +35,53 @@ export function createAgentAuthService({ db, counters, clock, audit, events }: D
   }
 
   /**
+   * An OAuth access token forwarded to `ai/authorize/` (docs/oauth.md "Grants and ai/authorize/"), by the hash of its
+   * verified `jti`: counted against its grant's delegation in one statement, as an agent token is. It may use what its
+   * delegation was granted and the token's own scope names (a token for one resource carries that resource's scopes).
+   */
+  async function authenticateGrant(jtiHash: string, traceId: string | null): Promise<AgentContext> {
+    const now = clock.now();
+    const row = await repo.countGrantRequest(counters, jtiHash, now);
+    if (!row) throw await grantRefusal(jtiHash, now);
+    const scopes = new Set((row.oauth_scope ?? '').split(' '));
+    const graph = await permissionGraph(counters, row.user_grants.version);
+    const context = contextOf(row, traceId, now, graph.permissionSetOf(row.user_grants, Boolean(row.is_superuser)));
+    context.granted = new Set([...context.granted].filter((p) => scopes.has(p)));
+    return context;
+  }
+
+  /** Why a grant's access token was refused: revoked (its record is gone), expired, or its delegation's state. */
+  async function grantRefusal(jtiHash: string, now: Date): Promise<AppError> {
+    const found = await repo.findGrantDelegation(db, jtiHash);
+    if (!found) return new AppError('AGENT_TOKEN_REVOKED');
+    if (found.expires_at !== null && new Date(found.expires_at) <= now) return new AppError('AGENT_TOKEN_EXPIRED');
+    // A grant without a delegation (it was given no resource): nothing to authorize with it.
+    if (!found.token_hash) return new AppError('TOKEN_INVALID');
+    return refusal(found.token_hash, now);
+  }
+
+  /**
    * heartbeat/ and report-usage/ (docs/decisions.md "Agents"): the token's own bookkeeping is neither counted nor held to
    * the breakers, and a suspended token is admitted (its cost was incurred); unknown, revoked and expired tokens are
    * refused as on any route, and an expired one is marked EXPIRED.
    */
   async function authenticateOwn(raw: string, traceId: string | null): Promise<AgentContext> {
     if (!AGENT_TOKEN_PATTERN.test(raw)) throw new AppError('AGENT_TOKEN_INVALID');
+    return admitOwn(await repo.findOwnToken(db, sha256Hex(raw)), traceId);
+  }
+
+  /**
+   * The same for a grant's delegation (docs/oauth.md "Grants and ai/authorize/"): the resource server reports the usage
+   * of a call it served with one of the grant's live access tokens, by the hash of its verified `jti`.
+   */
+  async function authenticateOwnGrant(jtiHash: string, traceId: string | null): Promise<AgentContext> {
+    const row = await repo.findOwnGrantToken(db, jtiHash, clock.now());
+    if (!row) throw new AppError('AGENT_TOKEN_REVOKED');
+    return admitOwn(row, traceId);
+  }
+
+  async function admitOwn(row: repo.OwnToken | undefined, traceId: string | null): Promise<AgentContext> {
     const now = clock.now();
-    const row = await repo.findOwnToken(db, sha256Hex(raw));
     if (!row) throw new AppError('AGENT_TOKEN_INVALID');
     const live = row.token_status === 'ACTIVE' || row.token_status === 'SUSPENDED';
     const stale = row.tokens_valid_after !== null && new Date(row.token_created_at) < new Date(row.tokens_valid_after);
@@ -109,7 +148,7 @@ export function createAgentAuthService({ db, counters, clock, audit, events }: D
     }
   }
 
-  return { authenticate, authenticateOwn, refuseOwn, recordSuspension, deny, recordDenied, settle };
+  return { authenticate, authenticateGrant, authenticateOwn, authenticateOwnGrant, refuseOwn, recordSuspension, deny, recordDenied, settle };
 }
 
 /**

@@ -4,15 +4,23 @@ import { errorHandler } from '../../http/error-handler.js';
 import type { RouteDeps, TypedApp } from '../../http/route-plugin.js';
 import { agentOf } from '../../http/guards/index.js';
 import { traceIdOf } from './agent-context.js';
+import type { ForwardedCredential } from './authorize.service.js';
 import { AuthorizeAllowResponse, AuthorizeBody, AuthorizePendingResponse } from './authorize.schemas.js';
 
-const AGENT_RE = /^AgentBearer[ ]+(\S+)$/i;
+const FORWARDED_RE = /^(AgentBearer|Bearer)[ ]+(\S+)$/i;
 
-/** The agent's token as the integrator forwards it (`Authorization: AgentBearer <token>`), if any. */
-const forwardedToken = (req: FastifyRequest) => AGENT_RE.exec(req.headers.authorization ?? '')?.[1];
+/**
+ * The credential the integrator forwards: the agent's token (`Authorization: AgentBearer <token>`) or an OAuth access
+ * token of the authorization server (`Authorization: Bearer <token>`), if any.
+ */
+function forwardedCredential(req: FastifyRequest): ForwardedCredential {
+  const match = FORWARDED_RE.exec(req.headers.authorization ?? '');
+  if (!match) return undefined;
+  return { scheme: match[1]!.toLowerCase() === 'bearer' ? 'oauth' : 'agent', token: match[2]! };
+}
 
 /** The refusals a decision answers: the token's state and breakers, the double check, approval. */
-const DENIALS = new Set<ErrorCode>(['AGENT_TOKEN_INVALID', 'AGENT_TOKEN_EXPIRED', 'AGENT_TOKEN_REVOKED', 'AGENT_TOKEN_SUSPENDED',
+const DENIALS = new Set<ErrorCode>(['TOKEN_INVALID', 'AGENT_TOKEN_INVALID', 'AGENT_TOKEN_EXPIRED', 'AGENT_TOKEN_REVOKED', 'AGENT_TOKEN_SUSPENDED',
   'AGENT_PERMISSION_DENIED', 'ACTION_CONFIRMATION_INVALID', 'ACTION_REJECTED']);
 
 /**
@@ -52,7 +60,7 @@ export default async function authorizeRoutes(app: TypedApp, { container, guards
     errorHandler: answerDenials,
     onRequest: [guards.feature('AIRS_ENABLED')],
     preHandler: async (req) => {
-      req.agent = await authorize.authenticate(req.body, forwardedToken(req),
+      req.agent = await authorize.authenticate(req.body, forwardedCredential(req),
         traceIdOf(req.headers['x-prompt-trace-id']));
     },
   }, async (req, reply) => {

@@ -6,8 +6,17 @@ import type { AgentContext } from './agent-context.js';
 import { checkAgentOrganization, checkAgentPermission } from './agent-policy.js';
 import type { AuthorizeAnswer, AuthorizeInput } from './authorize.schemas.js';
 import { canonicalPath, type PendingActionService } from './pending-actions.service.js';
+import type { AccessTokenVerifier } from '../oauth/access-token-verifier.js';
+import { sha256Hex } from '../../security/random.js';
 
-type Deps = { config: Config; agents: AgentAuthService; orgs: OrgContextResolver; pendingActions: PendingActionService };
+type Deps = {
+  config: Config; agents: AgentAuthService; orgs: OrgContextResolver; pendingActions: PendingActionService;
+  /** Checks the authorization server's access tokens (docs/oauth.md "Grants and ai/authorize/"). */
+  oauthTokens: AccessTokenVerifier;
+};
+
+/** The credential an integrator forwards: the agent's `AgentBearer` token, or an OAuth access token (`Bearer`). */
+export type ForwardedCredential = { scheme: 'agent' | 'oauth'; token: string } | undefined;
 
 /** The request an approval is bound to, as the integrator describes it. */
 interface Binding { method: string; path: string; bodySha256: string }
@@ -21,7 +30,7 @@ const BINDING_FIELDS = ['method', 'path', 'body_sha256'] as const;
  * organization for an organization), then the delegating user's approval when the permission needs it. Refusals are
  * the catalogue's codes, as on a built-in route; the route answers them with `decision: "deny"`.
  */
-export function createAuthorizeService({ config, agents, orgs, pendingActions }: Deps) {
+export function createAuthorizeService({ config, agents, orgs, pendingActions, oauthTokens }: Deps) {
   const needsApproval = (permission: string) => config.AIRS_CONFIRMATION_REQUIRED.includes(permission);
 
   /** The fields approval binds, required when the permission needs approval: 400 VALIDATION_ERROR naming each one missing. */
@@ -37,10 +46,29 @@ export function createAuthorizeService({ config, agents, orgs, pendingActions }:
    * a missing one is an unknown one. A call missing what approval binds is refused first, uncounted: it is the
    * integrator's mistake, not the agent's.
    */
-  async function authenticate(input: AuthorizeInput, token: string | undefined, traceId: string | null): Promise<AgentContext> {
+  async function authenticate(input: AuthorizeInput, credential: ForwardedCredential, traceId: string | null): Promise<AgentContext> {
     if (needsApproval(input.permission)) requireBinding(input);
-    if (token === undefined) throw new AppError('AGENT_TOKEN_INVALID');
-    return agents.authenticate(token, traceId);
+    if (credential === undefined) throw new AppError('AGENT_TOKEN_INVALID');
+    if (credential.scheme === 'agent') return agents.authenticate(credential.token, traceId);
+    return agents.authenticateGrant(await grantTokenOf(credential.token), traceId);
+  }
+
+  /**
+   * The hash of an OAuth access token's `jti` when it is one of the authorization server's tokens for a registered
+   * resource; an opaque token (userinfo only), a token without a resource or a forged one → 401 TOKEN_INVALID.
+   */
+  async function grantTokenOf(token: string): Promise<string> {
+    const hash = await grantTokenIfOauth(token);
+    if (hash === null) throw new AppError('TOKEN_INVALID');
+    return hash;
+  }
+
+  /** {@link grantTokenOf}, answering null for what is not such a token (a Gatehouse access token, say); expired: 401. */
+  async function grantTokenIfOauth(token: string): Promise<string | null> {
+    if (!config.OAUTH_ENABLED) return null;
+    const verified = await oauthTokens.verify(token);
+    if (verified === 'expired') throw new AppError('AGENT_TOKEN_EXPIRED');
+    return verified === null || verified.aud.length === 0 ? null : sha256Hex(verified.jti);
   }
 
   /**
@@ -82,7 +110,7 @@ export function createAuthorizeService({ config, agents, orgs, pendingActions }:
     };
   }
 
-  return { authenticate, decide };
+  return { authenticate, decide, grantTokenIfOauth };
 }
 
 export type AuthorizeService = ReturnType<typeof createAuthorizeService>;

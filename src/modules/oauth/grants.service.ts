@@ -24,7 +24,17 @@ interface GrantPayload {
  * sessions — in that event's transaction, like agent tokens.
  */
 export function createOauthGrantService({ db, clock, audit, appCredentials }: Deps) {
-  async function toGrant(grantId: string, payload: GrantPayload) {
+  /** The grant's state: its delegation's (an expired one reads expired), or active for a grant without one. */
+  function statusOf(row: repo.GrantRow): 'active' | 'suspended' | 'revoked' | 'expired' {
+    if (row.delegation_status === null) return 'active';
+    if (row.delegation_status === 'REVOKED') return 'revoked';
+    if (row.delegation_status === 'EXPIRED' || new Date(row.delegation_expires_at!) <= clock.now()) return 'expired';
+    return row.delegation_status === 'SUSPENDED' ? 'suspended' : 'active';
+  }
+
+  async function toGrant(row: repo.GrantRow) {
+    const grantId = row.grant_id!;
+    const payload = row.payload as GrantPayload;
     const clientId = payload.clientId ?? '';
     const app = await appCredentials.activeApplication(clientId);
     const registered = app ? undefined : await repo.findRegisteredClient(db, sha256Hex(clientId));
@@ -34,7 +44,12 @@ export function createOauthGrantService({ db, clock, audit, appCredentials }: De
       .filter(Boolean);
     return {
       id: grantId, client_id: clientId, client_name: app?.name ?? registeredName ?? clientId, verified: app !== null,
-      resource: resources[0] ?? null, scopes, organization: null, status: 'active' as const,
+      resource: resources[0] ?? null, scopes, organization: row.organization_slug, status: statusOf(row),
+      delegation: row.delegation_id === null ? null : {
+        agent_token_id: Number(row.delegation_id), max_requests_per_minute: row.max_requests_per_minute!,
+        budget_limit_usd: row.budget_limit_usd === null ? null : Number(row.budget_limit_usd),
+        expires_at: new Date(row.delegation_expires_at!).toISOString(),
+      },
       created_at: new Date((payload.iat ?? 0) * 1000).toISOString(),
     };
   }
@@ -42,7 +57,7 @@ export function createOauthGrantService({ db, clock, audit, appCredentials }: De
   async function list(userId: number, query: PageQueryInput) {
     const page = pageRequest(query);
     const { rows, count } = await repo.listGrantsOf(db, userId, clock.now(), page.pageSize, page.offset);
-    return { results: await Promise.all(rows.map((r) => toGrant(r.grant_id!, r.payload as GrantPayload))), count, page };
+    return { results: await Promise.all(rows.map(toGrant)), count, page };
   }
 
   /** Revokes a grant and everything it issued; `owner` restricts it to that person's grants (another's id is a 404). */
@@ -50,7 +65,7 @@ export function createOauthGrantService({ db, clock, audit, appCredentials }: De
     await db.transaction().execute(async (trx) => {
       const grant = await repo.findGrant(trx, grantId, clock.now());
       if (!grant || (by.owner !== undefined && grant.account_id !== by.owner)) throw new AppError('NOT_FOUND');
-      await repo.deleteGrantRecords(trx, grantId);
+      await repo.endGrant(trx, grantId, clock.now());
       await audit.record({ event_type: 'oauth_grant_revoked', severity: 'warning', user_id: grant.account_id, actor_id: by.actorId,
         application_id: meta.applicationId, ip_address: meta.ip, user_agent: meta.userAgent,
         details: { grant_id: grantId, client_id: (grant.payload as GrantPayload).clientId ?? null } }, trx);

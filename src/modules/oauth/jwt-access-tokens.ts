@@ -4,6 +4,7 @@ import type { KoaContextWithOIDC } from 'oidc-provider';
 import type { Clock } from '../../core/clock.js';
 import type { Db } from '../../db/database.js';
 import { sha256Hex } from '../../security/random.js';
+import { publicJwk } from './access-token-verifier.js';
 import type { OauthAccounts } from './accounts.js';
 import { RESOURCE_URI, type OauthClients } from './clients.js';
 import * as repo from './records.repo.js';
@@ -24,7 +25,6 @@ export const JWT_RECORD = 'JwtAccessToken';
 const BODY_LIMIT = 56 * 1024;
 /** Scopes that are not permissions: never filtered by what the person holds. */
 export const OPENID_SCOPES = new Set(['openid', 'profile', 'email', 'phone', 'offline_access']);
-const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'k'];
 
 /** A JWT access token as the provider hands it to `extraTokenClaims` (the part read here). */
 export interface IssuingToken {
@@ -68,7 +68,7 @@ const isJwt = (token: string) => /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]
  */
 export function createJwtAccessTokens({ db, clock, accounts, clients, held, issuer, keys }: Deps) {
   // The public parts of the provider's keys, once: they change only with a new provider.
-  const jwks = createLocalJWKSet({ keys: keys.map((k) => Object.fromEntries(Object.entries(k).filter(([m]) => !PRIVATE_MEMBERS.includes(m)))) });
+  const jwks = createLocalJWKSet({ keys: keys.map((k) => publicJwk(k as Record<string, unknown>)) });
 
   /** Called while the provider issues an access token: records a JWT one, and answers the claims it adds. */
   async function issued(ctx: KoaContextWithOIDC, token: IssuingToken): Promise<Record<string, unknown> | undefined> {
@@ -131,7 +131,7 @@ export function createJwtAccessTokens({ db, clock, accounts, clients, held, issu
       return;
     }
     const claims = await verified(token);
-    const record = claims?.jti ? await repo.findRecord(db, JWT_RECORD, sha256Hex(String(claims.jti)), clock.now()) : undefined;
+    const record = claims?.jti ? await repo.findJwtRecord(db, JWT_RECORD, sha256Hex(String(claims.jti)), clock.now()) : undefined;
     const stored = record?.payload as StoredJwt | undefined;
     if (route === 'revocation') {
       if (claims?.jti && stored && stored.clientId === caller) await repo.deleteRecord(db, JWT_RECORD, sha256Hex(String(claims.jti)));
@@ -139,7 +139,7 @@ export function createJwtAccessTokens({ db, clock, accounts, clients, held, issu
       ctx.body = '';
       return;
     }
-    ctx.body = await introspection(caller, claims, stored);
+    ctx.body = record?.delegation_live ? await introspection(caller, claims, stored) : { active: false };
   }
 
   async function introspection(caller: string, claims: Record<string, unknown> | null, stored: StoredJwt | undefined) {

@@ -90,7 +90,7 @@ export default async function oauthRoutes(app: TypedApp, { container, guards }: 
       if (v.page === 'second_factor') return send(reply, 200, totpPage({ ...base, action: `${path}/second-factor`, refusal: v.refusal }));
       // Approving sends the browser on to the client: its origin is a form target too.
       return send(reply, 200, consentPage({ ...base, action: `${path}/consent`, redirectHost: v.redirectHost, unverified: v.unverified,
-        scopes: v.scopes, account: v.account }), [v.redirectOrigin]);
+        scopes: v.scopes, account: v.account, limits: v.limits, refusal: v.refusal }), [v.redirectOrigin]);
     }
 
     /** Runs a step of a page; an interaction that is unknown, expired or not this browser's is an error page. */
@@ -145,7 +145,7 @@ export default async function oauthRoutes(app: TypedApp, { container, guards }: 
     pages.post<{ Params: { uid: string }; Body: Form }>('/oauth/interaction/:uid/consent', { schema: { hide: true } }, (req, reply) => {
       const form = req.body ?? {};
       if (!formAllowed(req, form)) return forbidden(req, reply);
-      return step(req, reply, () => oauth.consent(req.raw, reply.raw, form.decision));
+      return step(req, reply, () => oauth.consent(req.raw, reply.raw, form));
     });
   });
 }

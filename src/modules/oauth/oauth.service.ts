@@ -2,14 +2,17 @@ import { createHmac } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KoaContextWithOIDC, default as Provider } from 'oidc-provider';
 import type { Config } from '../../config/settings.js';
-import type { Clock } from '../../core/clock.js';
 import { AppError } from '../../core/errors.js';
+import { addSeconds, type Clock } from '../../core/clock.js';
 import type { Db } from '../../db/database.js';
 import { safeEqual } from '../../security/compare.js';
 import type { AppCredentialService } from '../applications/app-credentials.service.js';
 import type { LoginMeta, LoginService, ProviderOutcome } from '../auth/login.service.js';
 import type { KeyService } from '../keys/keys.service.js';
+import type { GrantDelegationService } from '../agents/grant-delegations.service.js';
+import { resolveOrgContext, type OrgContext, type OrgContextResolver } from '../organizations/org-context.js';
 import type { RbacService } from '../rbac/rbac.service.js';
+import { chosenLimits, isOrgScope, limitChoices, orgSlugsIn, permissionsOf, verifiedLimits, type LimitChoices } from './consent.js';
 import type { OauthResourceService } from './resources.service.js';
 import { createOauthAccounts } from './accounts.js';
 import { createOauthClients } from './clients.js';
@@ -27,6 +30,9 @@ function htmlPage(ctx: KoaContextWithOIDC, formTargets: string[]) {
 type Deps = {
   db: Db; clock: Clock; config: Config; keys: Pick<KeyService, 'providerKeys'>; appCredentials: AppCredentialService;
   resources: OauthResourceService; rbac: Pick<RbacService, 'grantsOfUserId'>; login: LoginService;
+  /** Each grant for a resource is a delegation, bound at consent (docs/oauth.md "Grants and ai/authorize/"). */
+  delegations: Pick<GrantDelegationService, 'bind'>;
+  orgs: OrgContextResolver;
   /** Signs the provider's cookies and binds each form's CSRF field to its cookie. */
   cookieKey: Buffer;
 };
@@ -37,18 +43,21 @@ type Res = ServerResponse;
 /** A sign-in whose password was right, waiting for the second factor (kept in the interaction, server-side). */
 interface PendingSecondFactor { user_id: number; identifier: string }
 
+/** The consent form's fields: the decision, and the limits an agent client's grant gets. */
+export type ConsentForm = Record<string, string | undefined>;
+
 /** What the interaction page shows next. */
 export type InteractionView =
   | { page: 'sign_in'; uid: string; clientName: string; lang: 'en' | 'fr'; email?: string | undefined; refusal?: Refusal | undefined }
   | { page: 'second_factor'; uid: string; clientName: string; lang: 'en' | 'fr'; refusal?: Refusal | undefined }
   | { page: 'consent'; uid: string; clientName: string; lang: 'en' | 'fr'; redirectHost: string; redirectOrigin: string; unverified: boolean;
-    scopes: string[]; account: string };
+    scopes: string[]; account: string; limits?: LimitChoices | undefined; refusal?: Refusal | undefined };
 
 /**
  * The authorization server (docs/oauth.md): the OpenID Provider, built on first use and rebuilt when the signing keys
  * change, and the steps of its sign-in and consent pages — which run every check of a password login.
  */
-export function createOauthService({ db, clock, config, keys, appCredentials, resources, rbac, login, cookieKey }: Deps) {
+export function createOauthService({ db, clock, config, keys, appCredentials, resources, rbac, login, delegations, orgs, cookieKey }: Deps) {
   const clients = createOauthClients({ appCredentials, resources });
   const accounts = createOauthAccounts({ db, clock });
   /** The permission codes a person holds now: what consent may grant and introspection reports (docs/oauth.md "Scopes"). */
@@ -119,8 +128,10 @@ export function createOauthService({ db, clock, config, keys, appCredentials, re
     const requested = [...(params.scope ?? '').split(' ').filter(Boolean), ...(params[OFFLINE_REQUESTED] === 'true' ? ['offline_access'] : [])];
     const account = await accounts.find(details.session!.accountId);
     const claims = account ? await account.claims('id_token', 'openid', {}, []) : undefined;
+    // An agent client asking for a resource gets limits the person chooses (docs/oauth.md "Consent").
+    const limits = unverified && params.resource ? limitChoices(config) : undefined;
     return { page: 'consent', uid: details.uid, clientName, lang, redirectHost: redirect.host, redirectOrigin: redirect.origin,
-      unverified, scopes: requested, account: String(claims?.email ?? details.session!.accountId) };
+      unverified, scopes: requested, account: String(claims?.email ?? details.session!.accountId), limits, refusal: extra.refusal };
   }
 
   const refusalOf = (err: unknown): Refusal => {
@@ -171,34 +182,68 @@ export function createOauthService({ db, clock, config, keys, appCredentials, re
     }
   }
 
-  /** The consent form: `approve` grants what was asked (and the person may grant), `deny` answers `access_denied`. */
-  async function consent(req: Req, res: Res, decision: string | undefined): Promise<void> {
+  /**
+   * The organization an `org:<slug>` scope binds the grant to, and what the person holds there: the first one named,
+   * where they have a role (docs/oauth.md "Scopes"); none when organizations are off or they have no role there.
+   */
+  async function organizationOf(slugs: string[], userId: number): Promise<OrgContext | null> {
+    if (!config.ORGANIZATIONS_ENABLED || slugs.length === 0) return null;
+    try {
+      return await resolveOrgContext(orgs, slugs[0]!, userId);
+    } catch (err) {
+      if (err instanceof AppError && (err.code === 'NOT_MEMBER' || err.code === 'ORG_NOT_FOUND')) return null;
+      throw err;
+    }
+  }
+
+  /**
+   * The consent form: `approve` grants what was asked (and the person may grant), `deny` answers `access_denied`. A
+   * grant for a resource becomes a delegation with the limits chosen (an agent client) or the defaults. Answers the
+   * form again when the limits chosen are not ones it offers; null once the answer was sent.
+   */
+  async function consent(req: Req, res: Res, form: ConsentForm): Promise<InteractionView | null> {
     const p = await provider();
     const details = await p.interactionDetails(req, res);
     if (details.prompt.name !== 'consent') throw new AppError('VALIDATION_ERROR');
-    if (decision !== 'approve') {
+    if (form.decision !== 'approve') {
       await p.interactionFinished(req, res, { error: 'access_denied', error_description: 'The person denied the request' },
         { mergeWithLastSubmission: false });
-      return;
+      return null;
     }
     const params = details.params as Record<string, string>;
-    const grant = details.grantId ? await p.Grant.find(details.grantId) : new p.Grant({ accountId: details.session!.accountId, clientId: params.client_id! });
+    const { unverified } = await clientOf(p, params.client_id!);
+    const limits = unverified ? chosenLimits(form, limitChoices(config)) : verifiedLimits(config);
+    if (!limits) return view(req, res, { refusal: 'INVALID_LIMITS' });
+    const accountId = Number(details.session!.accountId);
+    const grant = details.grantId ? await p.Grant.find(details.grantId)
+      // A new grant lives as long as the limits say; oidc-provider reads `expiresIn` when it saves one.
+      : Object.assign(new p.Grant({ accountId: String(accountId), clientId: params.client_id! }), { expiresIn: limits.lifetime });
     if (!grant) throw new AppError('VALIDATION_ERROR');
     const missing = details.prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[]; missingResourceScopes?: Record<string, string[]> };
     if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(' '));
     if (params[OFFLINE_REQUESTED] === 'true') grant.addOIDCScope('offline_access');
     if (missing.missingOIDCClaims) grant.addOIDCClaims(missing.missingOIDCClaims);
-    // A permission scope is granted only if the person holds it now (docs/oauth.md "Scopes").
-    const holds = await held(Number(details.session!.accountId));
+    // One organization per grant: the one it holds already, else the first one asked for where the person has a role.
+    const bound = orgSlugsIn(Object.values(grant.resources ?? {}).join(' '));
+    const org = await organizationOf(bound.length > 0 ? bound : orgSlugsIn(Object.values(missing.missingResourceScopes ?? {}).flat().join(' ')), accountId);
+    // A permission scope is granted only if the person holds it now, in the organization for a bound grant (docs/oauth.md "Scopes").
+    const holds = new Set([...await held(accountId), ...(org?.permissions ?? [])]);
+    const grantable = (scope: string) => (isOrgScope(scope) ? org !== null && scope === `org:${org.organization.slug}` : holds.has(scope));
     for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {})) {
-      const granted = scopes.filter((s) => holds.has(s));
-      const refused = scopes.filter((s) => !holds.has(s));
+      const granted = scopes.filter(grantable);
+      const refused = scopes.filter((s) => !grantable(s));
       if (granted.length) grant.addResourceScope(indicator, granted.join(' '));
       // Recorded as refused, so the request is settled without them rather than asked again.
       if (refused.length) grant.rejectResourceScope(indicator, refused.join(' '));
     }
+    const expiresAt = addSeconds(clock.now(), grant.remainingTTL);
     const grantId = await grant.save();
+    if (Object.keys(grant.resources ?? {}).length > 0) {
+      await delegations.bind({ userId: accountId, grantId, clientId: params.client_id!, permissions: permissionsOf(grant.resources),
+        organizationId: org?.organization.id ?? null, expiresAt, limits });
+    }
     await p.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
+    return null;
   }
 
   let handling: { provider: Provider; handler: ReturnType<Provider['callback']> } | undefined;

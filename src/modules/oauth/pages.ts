@@ -22,7 +22,11 @@ const TEXT = {
       password_change_required: 'Your password must be changed before you can sign in here.',
       deletion_pending: 'This account is scheduled for deletion.',
       RATE_LIMITED: 'Too many attempts. Try again later.',
+      INVALID_LIMITS: 'Choose one of the lifetimes and rates offered, and a spending limit in dollars (up to 1,000,000), or none.',
     },
+    limitsTitle: 'Limits for this application', lifetime: 'Access lasts', rate: 'Requests per minute, at most',
+    budget: 'Spending limit in US dollars (optional)', hours: (n: number) => (n === 1 ? '1 hour' : n < 24 ? `${n} hours` : n === 24 ? '1 day' : `${n / 24} days`),
+    orgScope: (slug: string) => `Act in the organization ${slug}`, permissionScope: (code: string) => `Use the permission ${code}`,
     scopes: {
       openid: 'Know who you are', profile: 'See your name', email: 'See your email address', phone: 'See your phone number',
       offline_access: 'Keep access while you are away',
@@ -44,7 +48,12 @@ const TEXT = {
       password_change_required: 'Vous devez changer votre mot de passe avant de vous connecter ici.',
       deletion_pending: 'La suppression de ce compte est programmée.',
       RATE_LIMITED: 'Trop de tentatives. Réessayez plus tard.',
+      INVALID_LIMITS: 'Choisissez une des durées et cadences proposées, et un plafond de dépenses en dollars (jusqu\u2019à 1 000 000), ou aucun.',
     },
+    limitsTitle: 'Limites pour cette application', lifetime: 'Durée de l\u2019accès', rate: 'Requêtes par minute, au plus',
+    budget: 'Plafond de dépenses en dollars US (facultatif)',
+    hours: (n: number) => (n === 1 ? '1 heure' : n < 24 ? `${n} heures` : n === 24 ? '1 jour' : `${n / 24} jours`),
+    orgScope: (slug: string) => `Agir dans l\u2019organisation ${slug}`, permissionScope: (code: string) => `Utiliser la permission ${code}`,
     scopes: {
       openid: 'Savoir qui vous êtes', profile: 'Voir votre nom', email: 'Voir votre adresse e-mail',
       phone: 'Voir votre numéro de téléphone', offline_access: 'Garder l\u2019accès en votre absence',
@@ -65,7 +74,8 @@ export function pageLanguage(uiLocales: string | undefined, acceptLanguage: stri
 
 /** The stylesheet every page links (served by the interaction routes, so the CSP needs no inline style). */
 export const PAGE_CSS = `body{font-family:system-ui,sans-serif;max-width:26rem;margin:3rem auto;padding:0 1rem;color:#1a1a1a}
-label{display:block;margin:.75rem 0 .25rem}input[type=email],input[type=password],input[type=text]{width:100%;padding:.5rem;box-sizing:border-box}
+label{display:block;margin:.75rem 0 .25rem}input[type=email],input[type=password],input[type=text],select{width:100%;padding:.5rem;box-sizing:border-box}
+fieldset{margin:1rem 0;border:1px solid #ccc}
 button{margin:1rem .5rem 0 0;padding:.5rem 1rem}.error{color:#a40000}.unverified{color:#8a4b00;font-weight:bold}ul{padding-left:1.2rem}`;
 export const PAGE_CSS_PATH = '/oauth/pages.css';
 
@@ -103,14 +113,44 @@ export function totpPage(p: FormPage): string {
     + `<button type="submit">${t.verify}</button></form>`);
 }
 
-export function consentPage(p: FormPage & { redirectHost: string; unverified: boolean; scopes: string[]; account: string }): string {
+/** A scope in words: the OpenID ones by name, an organization by its slug, a permission by its code. */
+function scopeWords(lang: PageLanguage, scope: string): string {
+  const t = TEXT[lang];
+  if (t.scopes[scope]) return t.scopes[scope]!;
+  return scope.startsWith('org:') ? t.orgScope(scope.slice(4)) : t.permissionScope(scope);
+}
+
+/** The limits an agent client's grant gets, chosen by the person (docs/oauth.md "Consent"). */
+export interface LimitFields {
+  lifetimes: number[];
+  rates: number[];
+  lifetime: number;
+  rate: number;
+}
+
+function limitsFieldset(lang: PageLanguage, l: LimitFields): string {
+  const t = TEXT[lang];
+  const option = (value: number, label: string, chosen: boolean) =>
+    `<option value="${value}"${chosen ? ' selected' : ''}>${escapeHtml(label)}</option>`;
+  const lifetimes = l.lifetimes.map((s) => option(s, s % 3600 === 0 ? t.hours(s / 3600) : `${s} s`, s === l.lifetime)).join('');
+  const rates = l.rates.map((r) => option(r, String(r), r === l.rate)).join('');
+  return `<fieldset><legend>${t.limitsTitle}</legend>`
+    + `<label for="lifetime">${t.lifetime}</label><select id="lifetime" name="lifetime">${lifetimes}</select>`
+    + `<label for="max_requests_per_minute">${t.rate}</label><select id="max_requests_per_minute" name="max_requests_per_minute">${rates}</select>`
+    + `<label for="budget_limit_usd">${t.budget}</label><input id="budget_limit_usd" name="budget_limit_usd" type="text" inputmode="decimal">`
+    + '</fieldset>';
+}
+
+export function consentPage(p: FormPage & { redirectHost: string; unverified: boolean; scopes: string[]; account: string;
+  limits?: LimitFields | undefined }): string {
   const t = TEXT[p.lang];
-  const scopes = p.scopes.map((s) => `<li>${escapeHtml(t.scopes[s] ?? s)}</li>`).join('');
+  const scopes = p.scopes.map((s) => `<li>${escapeHtml(scopeWords(p.lang, s))}</li>`).join('');
   return page(p.lang, t.consentTitle, `<p><strong>${escapeHtml(p.clientName)}</strong> ${t.wantsAccess}</p>`
     + (p.unverified ? `<p class="unverified">${t.unverified}</p>` : '')
     + `<p>${t.signedInAs} ${escapeHtml(p.account)}</p><ul>${scopes}</ul>`
-    + `<p>${t.redirectsTo} <strong>${escapeHtml(p.redirectHost)}</strong></p>`
+    + `<p>${t.redirectsTo} <strong>${escapeHtml(p.redirectHost)}</strong></p>${refusalOf(p.lang, p.refusal)}`
     + `<form method="post" action="${escapeHtml(p.action)}">${csrfField(p.csrfToken)}`
+    + (p.limits ? limitsFieldset(p.lang, p.limits) : '')
     + `<button type="submit" name="decision" value="approve">${t.approve}</button>`
     + `<button type="submit" name="decision" value="deny">${t.deny}</button></form>`);
 }

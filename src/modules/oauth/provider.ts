@@ -9,6 +9,7 @@ import { RESOURCE_URI, type OauthClients } from './clients.js';
 import { createJwtAccessTokens, introspectable, type IssuingToken } from './jwt-access-tokens.js';
 import type { OauthResourceService } from './resources.service.js';
 import { recordAdapter } from './record-adapter.js';
+import { orgSlugsIn } from './consent.js';
 
 /** Where the protocol's endpoints live, at the host root (docs/oauth.md "Endpoints"). */
 export const OAUTH_ROUTES = {
@@ -47,6 +48,13 @@ function registeredClientRules(ctx: KoaContextWithOIDC | undefined, key: string,
   metadata.grant_types = (Array.isArray(metadata.grant_types) ? metadata.grant_types : ['authorization_code'])
     .filter((g) => g === 'authorization_code' || g === 'refresh_token');
   metadata.response_types = ['code'];
+}
+
+/** The `org:<slug>` scopes a request names, or its grant holds for the resource (consent.ts decides which one is granted). */
+function orgScopesAt(ctx: KoaContextWithOIDC, indicator: string): string[] {
+  const grant = ctx.oidc.entities.Grant as { resources?: Record<string, string> } | undefined;
+  const requested = (ctx.oidc.params as { scope?: string } | undefined)?.scope;
+  return [...new Set([...orgSlugsIn(requested), ...orgSlugsIn(grant?.resources?.[indicator])])].map((slug) => `org:${slug}`);
 }
 
 /** The sign-in and consent pages of an authorization request. */
@@ -142,10 +150,12 @@ export async function createProvider({ db, clock, config, clients, accounts, res
         enabled: true,
         defaultResource: (_ctx, _client, oneOf) => oneOf ?? undefined,
         useGrantedResource: () => true,
-        getResourceServerInfo: async (_ctx, indicator) => {
+        getResourceServerInfo: async (ctx, indicator) => {
           const resource = await resources.byUri(indicator);
           if (!resource) throw new errors.InvalidTarget(`${indicator} is not a registered resource`);
-          return { scope: resource.scopes.join(' '), audience: resource.uri, accessTokenTTL: config.JWT_ACCESS_TOKEN_LIFETIME,
+          // `org:<slug>` is never filtered by a resource: the one asked for (or held by the grant) is its scope too.
+          const scope = [...resource.scopes, ...orgScopesAt(ctx, indicator)].join(' ');
+          return { scope, audience: resource.uri, accessTokenTTL: config.JWT_ACCESS_TOKEN_LIFETIME,
             accessTokenFormat: 'jwt', jwt: { sign: { alg: 'RS256' } } };
         },
       },

@@ -4,6 +4,7 @@ import type { Db } from '../../db/database.js';
 import { sha256Hex } from '../../security/random.js';
 import type { OauthClients } from './clients.js';
 import * as repo from './records.repo.js';
+import { JWT_RECORD } from './jwt-access-tokens.js';
 
 /** What the provider stores beside a payload, as columns. */
 const GRANT_KEYED = (model: string, id: string, payload: AdapterPayload) => (model === 'Grant' ? id : payload.grantId ?? null);
@@ -57,16 +58,19 @@ export function recordAdapter(db: Db, clock: Clock, clients: OauthClients, error
       const { consumed, grantId } = await repo.consumeRecord(db, this.model, sha256Hex(id), clock.now());
       if (consumed) return;
       // Redeemed meanwhile by a parallel request: as for any replay, what it issued is revoked.
-      if (grantId) await repo.deleteGrantRecords(db, grantId);
+      if (grantId) await repo.endGrant(db, grantId, clock.now());
       throw new errors.InvalidGrant(`${this.model === 'AuthorizationCode' ? 'authorization code' : 'token'} already consumed`);
     }
 
     async destroy(id: string): Promise<void> {
-      await repo.deleteRecord(db, this.model, sha256Hex(id));
+      // A grant destroyed (revoked, or ended with the session it expired with) takes its tokens and delegation with it.
+      if (this.model === 'Grant') await repo.endGrant(db, id, clock.now());
+      else await repo.deleteRecord(db, this.model, sha256Hex(id));
     }
 
     async revokeByGrantId(grantId: string): Promise<void> {
-      await repo.deleteModelRecordsOfGrant(db, this.model, grantId);
+      // The grant's access tokens include the JWTs recorded for its resources (jwt-access-tokens.ts).
+      await repo.deleteModelRecordsOfGrant(db, this.model === 'AccessToken' ? ['AccessToken', JWT_RECORD] : [this.model], grantId);
     }
 
     private payloadOf(row: { payload: Record<string, unknown>; consumed_at: Date | null }, id: string | undefined): AdapterPayload {

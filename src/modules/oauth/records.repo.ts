@@ -34,6 +34,16 @@ export const findRecord = (db: Executor, model: string, idHash: string, now: Dat
     .where(unexpired(now))
     .executeTakeFirst();
 
+/**
+ * A JWT access token's live record, with the state of its grant's delegation (none for a grant without one): a
+ * suspended, revoked or expired delegation makes the token inactive (docs/oauth.md "Grants and ai/authorize/").
+ */
+export const findJwtRecord = (db: Executor, model: string, idHash: string, now: Date) =>
+  db.selectFrom('oauth_records as r').leftJoin('agent_tokens as a', 'a.oauth_grant_id', 'r.grant_id')
+    .select(['r.payload', sql<boolean>`a.id is null or (a.status = 'ACTIVE' and a.expires_at > ${now})`.as('delegation_live')])
+    .where('r.model', '=', model).where('r.id_hash', '=', idHash).where('r.expires_at', '>', now)
+    .executeTakeFirst();
+
 export const findRecordByUid = (db: Executor, model: string, uid: string, now: Date) =>
   db.selectFrom('oauth_records').select(LIVE_COLUMNS)
     .where('model', '=', model).where('uid', '=', uid)
@@ -57,24 +67,37 @@ export async function consumeRecord(db: Executor, model: string, idHash: string,
 export const deleteRecord = (db: Executor, model: string, idHash: string) =>
   db.deleteFrom('oauth_records').where('model', '=', model).where('id_hash', '=', idHash).execute();
 
-/** Every record a grant issued, of one model. */
-export const deleteModelRecordsOfGrant = (db: Executor, model: string, grantId: string) =>
-  db.deleteFrom('oauth_records').where('model', '=', model).where('grant_id', '=', grantId).execute();
+/** Every record a grant issued, of the models given. */
+export const deleteModelRecordsOfGrant = (db: Executor, models: string[], grantId: string) =>
+  db.deleteFrom('oauth_records').where('model', 'in', models).where('grant_id', '=', grantId).execute();
 
-/** The grant and everything it issued (a replayed code, a revoked grant). */
-export const deleteGrantRecords = (db: Executor, grantId: string) =>
-  db.deleteFrom('oauth_records').where('grant_id', '=', grantId).execute();
+/**
+ * The grant, everything it issued and its delegation (a replayed code, a reused refresh token, a revoked grant), in one
+ * statement (docs/oauth.md "Grants and ai/authorize/"): its access tokens are refused by `ai/authorize/` at once.
+ */
+export async function endGrant(db: Executor, grantId: string, now: Date): Promise<void> {
+  await sql`
+    with gone as (delete from oauth_records where grant_id = ${grantId} returning 1)
+    update agent_tokens set status = 'REVOKED', status_changed_at = ${now}, updated_at = ${now}
+    where oauth_grant_id = ${grantId} and status in ('ACTIVE', 'SUSPENDED')`.execute(db);
+}
 
 /** A page of a person's live grants, newest first (the grant id is kept in `grant_id`), and their number. */
 export async function listGrantsOf(db: Executor, accountId: number, now: Date, limit: number, offset: number) {
-  const live = db.selectFrom('oauth_records').where('model', '=', 'Grant').where('account_id', '=', accountId)
-    .where(unexpired(now));
+  const live = db.selectFrom('oauth_records').where('oauth_records.model', '=', 'Grant').where('oauth_records.account_id', '=', accountId)
+    .where((eb) => eb.or([eb('oauth_records.expires_at', 'is', null), eb('oauth_records.expires_at', '>', now)]));
   const [rows, total] = await Promise.all([
-    live.select(['grant_id', 'payload']).orderBy(sql`(payload->>'iat')::bigint`, 'desc').orderBy('grant_id').limit(limit).offset(offset).execute(),
+    live.leftJoin('agent_tokens as a', 'a.oauth_grant_id', 'oauth_records.grant_id')
+      .leftJoin('organizations as o', 'o.id', 'a.organization_id')
+      .select(['oauth_records.grant_id', 'oauth_records.payload', 'a.id as delegation_id', 'a.status as delegation_status',
+        'a.expires_at as delegation_expires_at', 'a.max_requests_per_minute', 'a.budget_limit_usd', 'o.slug as organization_slug'])
+      .orderBy(sql`(oauth_records.payload->>'iat')::bigint`, 'desc').orderBy('oauth_records.grant_id').limit(limit).offset(offset).execute(),
     live.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ]);
   return { rows, count: Number(total.n) };
 }
+
+export type GrantRow = Awaited<ReturnType<typeof listGrantsOf>>['rows'][number];
 
 /** One live grant by its id, and whose it is. */
 export const findGrant = (db: Executor, grantId: string, now: Date) =>

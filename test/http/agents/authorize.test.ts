@@ -93,7 +93,8 @@ describe('POST ai/authorize/', () => {
 
   it('answers token failures with their 401 code and decision deny, a missing AgentBearer as AGENT_TOKEN_INVALID', async () => {
     denied(await authorize(null, { permission: 'roles.view' }), 401, 'AGENT_TOKEN_INVALID');
-    denied(await authorize(null, { permission: 'roles.view' }, { authorization: `Bearer ${alice.token}` }), 401, 'AGENT_TOKEN_INVALID');
+    // A Bearer is taken for an OAuth access token (docs/oauth.md "Grants and ai/authorize/"): a person's own is not one.
+    denied(await authorize(null, { permission: 'roles.view' }, { authorization: `Bearer ${alice.token}` }), 401, 'TOKEN_INVALID');
     denied(await authorize(`gha_${'a'.repeat(43)}`, { permission: 'roles.view' }), 401, 'AGENT_TOKEN_INVALID');
     const revoked = await delegate(t, alice, { permissions: ['roles.view'] });
     expectStatus(await userApi(t)('POST', `ai/tokens/${revoked.id}/revoke/`, alice), 200);

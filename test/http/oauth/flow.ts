@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import type { KyselyPlugin } from 'kysely';
 import * as client from 'openid-client';
 import type { TestUser } from '../../factories/users.js';
 import { freePort } from '../../helpers/cli.js';
@@ -8,6 +9,9 @@ import { formOf } from './browser.js';
 
 /** The relying party's redirect URI: nothing listens there, the flow reads the redirect to it. */
 export const REDIRECT = 'http://127.0.0.1:9/callback';
+/** A redirect URI's host as the consent page writes it. */
+const escapedHost = (uri: string) => new URL(uri).host;
+
 /** Where RP-initiated logout may send the person back. */
 export const SIGNED_OUT = 'http://127.0.0.1:9/signed-out';
 
@@ -15,10 +19,10 @@ export const SIGNED_OUT = 'http://127.0.0.1:9/signed-out';
  * A Gatehouse serving the authorization server on a loopback port (docs/oauth.md), with a confidential application
  * registered for {@link REDIRECT}; `relyingParty()` is openid-client configured from discovery.
  */
-export async function startOauthApp(env: Record<string, string> = {}) {
+export async function startOauthApp(env: Record<string, string> = {}, opts: { dbPlugin?: KyselyPlugin } = {}) {
   const port = await freePort();
   const issuer = `http://127.0.0.1:${port}`;
-  const t: TestApp = await createTestApp({ env: { SVC_PUBLIC_URL: issuer, SVC_OAUTH_ENABLED: 'true', ...env } });
+  const t: TestApp = await createTestApp({ env: { SVC_PUBLIC_URL: issuer, SVC_OAUTH_ENABLED: 'true', ...env }, ...opts });
   await t.app.listen({ port, host: '127.0.0.1' });
   const { credentials } = await t.container.services.applications.create({ name: 'Acme <Notes>', redirect_uris: [REDIRECT],
     post_logout_redirect_uris: [SIGNED_OUT], allowed_origins: [] });
@@ -29,30 +33,33 @@ export async function startOauthApp(env: Record<string, string> = {}) {
 
   /** The browser part of the flow: sign-in, consent (approve or deny); answers the redirect to the client. */
   async function authorize(config: client.Configuration, user: Pick<TestUser, 'email' | 'password'>,
-    opts: { scope?: string; decision?: 'approve' | 'deny'; params?: Record<string, string> } = {}) {
+    opts: { scope?: string; decision?: 'approve' | 'deny'; params?: Record<string, string>; redirectUri?: string;
+      /** Fields the consent form is sent with besides its own (an agent client's limits). */
+      consent?: Record<string, string> } = {}) {
+    const redirectUri = opts.redirectUri ?? REDIRECT;
     const verifier = client.randomPKCECodeVerifier();
     const state = client.randomState();
     const nonce = client.randomNonce();
     const url = client.buildAuthorizationUrl(config, {
-      redirect_uri: REDIRECT, scope: opts.scope ?? 'openid email profile offline_access', state, nonce, ...opts.params,
+      redirect_uri: redirectUri, scope: opts.scope ?? 'openid email profile offline_access', state, nonce, ...opts.params,
       code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256',
     });
     const browser = createBrowser(issuer);
     const signInPage = await browser.open(url.toString());
     assert.equal(signInPage.status, 200, signInPage.html);
     assert.match(signInPage.html, /name="email"/);
-    assert.match(signInPage.html, /Acme &lt;Notes&gt;/, 'the client name is escaped');
+    if (config.clientMetadata().client_id === clientId) assert.match(signInPage.html, /Acme &lt;Notes&gt;/, 'the client name is escaped');
     const signIn = formOf(signInPage.html);
     const consentPage = await browser.submit(signIn.action, { ...signIn.fields, email: user.email!, password: user.password! });
     assert.equal(consentPage.status, 200, consentPage.html);
     assert.match(consentPage.html, /name="decision" value="approve"/);
-    assert.match(consentPage.html, /127\.0\.0\.1:9/, 'the redirect host is shown');
+    assert.ok(consentPage.html.includes(escapedHost(redirectUri)), 'the redirect host is shown');
     const consent = formOf(consentPage.html);
-    const back = await browser.submit(consent.action, { ...consent.fields, decision: opts.decision ?? 'approve' });
-    assert.equal(back.status, 303);
+    const back = await browser.submit(consent.action, { ...consent.fields, ...opts.consent, decision: opts.decision ?? 'approve' });
+    assert.equal(back.status, 303, back.html);
     const location = new URL(back.location!);
-    assert.equal(`${location.origin}${location.pathname}`, REDIRECT);
-    return { location, verifier, state, nonce, browser };
+    assert.equal(`${location.origin}${location.pathname}`, redirectUri);
+    return { location, verifier, state, nonce, browser, consentPage };
   }
 
   /** The whole flow: tokens for `user`. */

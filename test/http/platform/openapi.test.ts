@@ -88,7 +88,8 @@ describe('OpenAPI document and viewers', () => {
     assert.deepEqual(operation('patch', 'me/').security, [{ ...APP_KEYS, Bearer: [] }], 'closed to agents');
     assert.deepEqual(operation('get', 'applications/').security, [{ ...APP_KEYS, Bearer: [] }], 'closed to agents');
     for (const path of ['ai/authorize/', 'ai/tokens/{id}/heartbeat/', 'ai/tokens/{id}/report-usage/']) {
-      assert.deepEqual(operation('post', path).security, [{ ...APP_KEYS, AgentBearer: [] }], `${path}: an agent token only`);
+      assert.deepEqual(operation('post', path).security, [{ ...APP_KEYS, AgentBearer: [] }, { ...APP_KEYS, Bearer: [] }],
+        `${path}: an agent token, or an OAuth grant's access token`);
     }
     assert.deepEqual(operation('post', 'logout/').security, [{ ...APP_KEYS, Bearer: [] }, APP_KEYS]);
     assert.equal(operation('post', 'login/email/').security, undefined, 'login/email/ inherits the application keys');
