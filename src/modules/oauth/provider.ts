@@ -10,6 +10,7 @@ import { createJwtAccessTokens, introspectable, type IssuingToken } from './jwt-
 import type { OauthResourceService } from './resources.service.js';
 import { recordAdapter } from './record-adapter.js';
 import { orgSlugsIn } from './consent.js';
+import { checkTarget } from '../webhooks/url-guard.js';
 
 /** Where the protocol's endpoints live, at the host root (docs/oauth.md "Endpoints"). */
 export const OAUTH_ROUTES = {
@@ -38,9 +39,15 @@ export const REGISTERED = 'gatehouse_registered';
  * marked as registered — a value it sends itself is overwritten. Other clients pass unchanged.
  */
 function registeredClientRules(ctx: KoaContextWithOIDC | undefined, key: string, _value: unknown, metadata: Record<string, unknown>) {
-  // A client registering itself cannot claim a resource's audience.
-  if (key === RESOURCE_URI && ctx?.oidc?.route === 'registration') delete metadata[RESOURCE_URI];
+  const byDocument = isMetadataDocumentId(metadata.client_id);
+  // A client describing itself (registering, or by its metadata document) cannot claim a resource's audience.
+  if (key === RESOURCE_URI && (ctx?.oidc?.route === 'registration' || byDocument)) delete metadata[RESOURCE_URI];
   if (key !== REGISTERED) return;
+  // A metadata-document client is unverified too: whoever serves the document names it.
+  if (byDocument) {
+    metadata[REGISTERED] = true;
+    return;
+  }
   if (ctx?.oidc?.route !== 'registration') return;
   metadata[REGISTERED] = true;
   metadata.token_endpoint_auth_method = 'none';
@@ -55,6 +62,21 @@ function orgScopesAt(ctx: KoaContextWithOIDC, indicator: string): string[] {
   const grant = ctx.oidc.entities.Grant as { resources?: Record<string, string> } | undefined;
   const requested = (ctx.oidc.params as { scope?: string } | undefined)?.scope;
   return [...new Set([...orgSlugsIn(requested), ...orgSlugsIn(grant?.resources?.[indicator])])].map((slug) => `org:${slug}`);
+}
+
+/** A client_id that names its metadata document (an https URL; applications' and resources' ids never are). */
+const isMetadataDocumentId = (clientId: unknown) => typeof clientId === 'string' && /^https:\/\//i.test(clientId);
+
+/**
+ * The provider's outgoing requests (Client ID Metadata Documents): with private addresses allowed, Node's own fetch —
+ * TLS verified as always — instead of the provider's dispatcher, which refuses loopback and private peers at connect
+ * time; otherwise that dispatcher stays, behind the address check `allowFetch` made.
+ */
+function metadataFetch(allowPrivate: boolean): NonNullable<Configuration['fetch']> {
+  return (url, options) => {
+    if (allowPrivate) delete (options as { dispatcher?: unknown }).dispatcher;
+    return globalThis.fetch(url, options as RequestInit);
+  };
 }
 
 /** The sign-in and consent pages of an authorization request. */
@@ -133,18 +155,29 @@ export async function createProvider({ db, clock, config, clients, accounts, res
     interactions: { url: (_ctx, interaction) => interactionPath(interaction.uid) },
     features: {
       devInteractions: { enabled: false },
-      // Any application may introspect any token (docs/oauth.md "Introspection"); a token whose person can no longer
+      // Any confidential application may introspect any token (docs/oauth.md "Introspection"); a token whose person can no longer
       // sign in, or issued before their tokens_valid_after, is inactive.
       introspection: {
         enabled: true,
-        allowedPolicy: (_ctx, client, token) => introspectable(accounts, client.metadata()[RESOURCE_URI] as string | undefined, {
-          aud: 'aud' in token ? token.aud : undefined, accountId: 'accountId' in token ? token.accountId : undefined, iat: token.iat }),
+        allowedPolicy: (_ctx, client, token) =>
+          // A public client (no secret: registered dynamically, by its document, or a public application) sees its own tokens only.
+          (client.clientAuthMethod !== 'none' || token.clientId === client.clientId)
+          && introspectable(accounts, client.metadata()[RESOURCE_URI] as string | undefined, {
+            aud: 'aud' in token ? token.aud : undefined, accountId: 'accountId' in token ? token.accountId : undefined, iat: token.iat }),
       },
       revocation: { enabled: true },
       userinfo: { enabled: true },
       rpInitiatedLogout: { enabled: true, logoutSource: pages.logoutSource, postLogoutSuccessSource: pages.postLogoutSuccessSource },
       // Public clients only (docs/oauth.md "Dynamic registration"): see registeredClientRules.
       registration: { enabled: config.OAUTH_DYNAMIC_REGISTRATION, initialAccessToken: false },
+      // A client_id that is an https URL is a Client ID Metadata Document (docs/oauth.md "Client ID Metadata Documents"):
+      // fetched under the webhooks' address rules, cached as its Cache-Control says within 30 s to 24 h.
+      clientIdMetadataDocument: {
+        enabled: true,
+        ack: 'draft-02',
+        allowFetch: async (_ctx, id) => (await checkTarget(id, config.OAUTH_ALLOW_PRIVATE_CLIENT_METADATA)).ok,
+        cacheDuration: { min: 30, max: 86_400 },
+      },
       // `resource` must name a registered resource (docs/oauth.md "Resources"): its tokens are RFC 9068 JWTs for it.
       resourceIndicators: {
         enabled: true,
@@ -170,6 +203,7 @@ export async function createProvider({ db, clock, config, clients, accounts, res
       Interaction: 3600,
     },
     extraClientMetadata: { properties: [REGISTERED, RESOURCE_URI], validator: registeredClientRules },
+    fetch: metadataFetch(config.OAUTH_ALLOW_PRIVATE_CLIENT_METADATA),
     extraTokenClaims: (ctx, token) => jwts.issued(ctx, token as unknown as IssuingToken),
     rotateRefreshToken: true,
     extraParams: [OFFLINE_REQUESTED],
