@@ -212,7 +212,7 @@ export async function buildContainer(opts: ContainerOptions) {
   // The OAuth 2.1 authorization server and OpenID Provider (docs/oauth.md), built on its first request.
   const oauthResources = createOauthResourceService({ db, clock, audit });
   const oauth = createOauthService({ db, clock, config, keys, appCredentials, resources: oauthResources, rbac, login,
-    delegations: grantDelegations, orgs: organizations.resolver,
+    delegations: grantDelegations, orgs: organizations.resolver, verifier: oauthTokens,
     cookieKey: deriveKey(secretKey, 'oauth-cookies') });
   const webhooks = createWebhookService({ db, clock, config, audit, sealer: webhookSealer, events, delivery: webhookDelivery });
 

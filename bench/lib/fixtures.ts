@@ -56,6 +56,13 @@ export const AGENT_TOKENS = 64;
 export const AGENT_PERMISSION = 'roles.view';
 
 /**
+ * The OAuth scenarios: the client application's redirect (an https address nothing serves, so a covered grant skips
+ * consent and the flow reads the code from the redirect) and the registered resource its tokens are for.
+ */
+export const OAUTH_REDIRECT = 'https://client.bench.example/callback';
+export const OAUTH_RESOURCE = 'https://api.bench.example';
+
+/**
  * The secret of agent token `i`: `gha_` and 43 base64url characters, derived from `i` so that the seed script (which
  * stores only its SHA-256) and the load generator agree without passing secrets between processes. Bench-only: the
  * database is dropped on every run.

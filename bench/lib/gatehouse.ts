@@ -3,9 +3,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCommand } from './children.js';
-import { DASHBOARD_DATABASE, DATABASES, HASH_CONCURRENCY, POOL_SIZE, SEED_MARK, databaseUrl } from './fixtures.js';
+import {
+  AGENT_PERMISSION, DASHBOARD_DATABASE, DATABASES, HASH_CONCURRENCY, OAUTH_REDIRECT, OAUTH_RESOURCE, POOL_SIZE, SEED_MARK, databaseUrl,
+} from './fixtures.js';
 import { databaseComment, recreateDatabases } from './postgres.js';
 import { ROOT, cleanEnv, startServer, stopServer, tsNode, type ServerFigures, type ServerRun } from './servers.js';
+import type { OauthFixture } from './types.js';
 
 /** Starts Gatehouse (built, through its `gatehouse` bin) on PostgreSQL or PGlite, prepared for the scenarios. */
 
@@ -19,6 +22,8 @@ export interface Gatehouse {
   run: ServerRun;
   accessKey: string;
   accessSecret: string;
+  /** The OAuth scenarios' client and resource (`seedScenarioData`). */
+  oauth?: OauthFixture;
   /** Servers started and stopped on the way (PGlite: the start-up on a fresh data dir). */
   stopped: ServerFigures[];
   /** Removes the scratch directory (and the PGlite data dir in it); call after the server stopped. */
@@ -38,6 +43,9 @@ export function settings(kind: DatabaseKind, workDir: string, database: string =
     SVC_BREACH_CHECK_ENABLED: 'false',
     SVC_LOG_LEVEL: 'warn',
     SVC_ORGANIZATIONS_ENABLED: 'true',
+    // The OAuth scenarios: the authorization server, and grants whose rate breaker no run reaches (it still runs).
+    SVC_OAUTH_ENABLED: 'true',
+    SVC_OAUTH_GRANT_MAX_REQUESTS_PER_MINUTE: '1000000000',
     SVC_PASSWORD_HASH_CONCURRENCY: String(HASH_CONCURRENCY),
     SVC_DATABASE_POOL_SIZE: String(POOL_SIZE),
     ...(kind === 'postgres' ? { SVC_DATABASE_URL: databaseUrl(database) } : { SVC_DATA_DIR: join(workDir, 'data') }),
@@ -65,12 +73,27 @@ const cli = (env: Record<string, string>, cwd: string, ...args: string[]) =>
 export const serve = (name: string, env: Record<string, string>, cwd: string) =>
   startServer(name, [BIN, 'serve'], { env, cwd, readyPath: '/health/ready' });
 
-async function createApp(env: Record<string, string>, cwd: string) {
-  const out = await cli(env, cwd, 'app', 'create', '--name', 'Benchmark', '--json');
-  const line = out.trim().split('\n').filter((l) => l.startsWith('{')).at(-1);
-  const app = JSON.parse(line ?? '{}') as { access_key?: string; access_secret?: string };
+/** The last JSON object a command printed. */
+const lastJson = <T>(out: string): Partial<T> => JSON.parse(out.trim().split('\n').filter((l) => l.startsWith('{')).at(-1) ?? '{}') as Partial<T>;
+
+async function createApp(env: Record<string, string>, cwd: string, ...extra: string[]) {
+  const out = await cli(env, cwd, 'app', 'create', '--name', 'Benchmark', ...extra, '--json');
+  const app = lastJson<{ access_key: string; access_secret: string }>(out);
   if (!app.access_key || !app.access_secret) throw new Error(`app create printed no credentials:\n${out}`);
   return { accessKey: app.access_key, accessSecret: app.access_secret };
+}
+
+/**
+ * The OAuth scenarios' fixture: a confidential application as the client (its redirect an https address nothing
+ * serves: the flow reads the redirect) and a registered resource accepting AGENT_PERMISSION.
+ */
+async function createOauthFixture(env: Record<string, string>, cwd: string): Promise<OauthFixture> {
+  const app = await createApp(env, cwd, '--redirect-uri', OAUTH_REDIRECT);
+  const out = await cli(env, cwd, 'resource', 'create', '--uri', OAUTH_RESOURCE, '--name', 'Bench API', '--scope', AGENT_PERMISSION, '--json');
+  const resource = lastJson<{ client_id: string; client_secret: string }>(out);
+  if (!resource.client_id || !resource.client_secret) throw new Error(`resource create printed no credentials:\n${out}`);
+  return { clientId: app.accessKey, clientSecret: app.accessSecret, redirectUri: OAUTH_REDIRECT, resource: OAUTH_RESOURCE,
+    resourceClientId: resource.client_id, resourceClientSecret: resource.client_secret };
 }
 
 const seed = (env: Record<string, string>, script: string, ...args: string[]) =>
@@ -82,7 +105,7 @@ async function seedScenarioData(env: Record<string, string>, workDir: string, us
   await seed(env, 'seed-users.ts', String(userCount), hash);
   await seed(env, 'seed-organizations.ts', String(userCount));
   await seed(env, 'seed-agent-tokens.ts', String(userCount));
-  return app;
+  return { ...app, oauth: await createOauthFixture(env, workDir) };
 }
 
 /** Migrates and seeds an empty PostgreSQL database through the CLI, then seeds the scenarios' data; returns the application's keys. */
@@ -104,7 +127,7 @@ export async function startGatehouse(kind: DatabaseKind, userCount: number, hash
   const env = settings(kind, workDir);
   const stopped: ServerFigures[] = [];
   try {
-    let app: { accessKey: string; accessSecret: string };
+    let app: { accessKey: string; accessSecret: string; oauth?: OauthFixture };
     if (kind === 'postgres') {
       app = await preparePostgres(env, workDir, userCount, hash);
     } else {

@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
 import type { DatabaseKind } from './gatehouse.js';
 
-export const GATEHOUSE_SCENARIOS = ['login', 'me', 'refresh', 'login-failed', 'register', 'org-detail', 'authorize', 'agent-roles'] as const;
+export const GATEHOUSE_SCENARIOS = ['login', 'me', 'refresh', 'login-failed', 'register', 'org-detail', 'authorize', 'agent-roles',
+  'oauth-authorize', 'oauth-introspect', 'oauth-code'] as const;
 export const BASELINES = ['argon2-verify', 'bare-argon2-route', 'bare-select', 'bare-insert-update'] as const;
 export const PEER_SCENARIOS = ['better-auth-sign-in', 'better-auth-get-session'] as const;
 /** On PostgreSQL only, against their own seeded database of a million accounts (`setup/seed-dashboard.ts`). */

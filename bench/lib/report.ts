@@ -81,6 +81,10 @@ const RATIOS: Array<{ name: string; num: [System, string]; den: [System, string]
   { name: 'session check: Gatehouse me/ ÷ better-auth get-session', num: ['gatehouse-postgres', 'me'], den: ['better-auth', 'better-auth-get-session'], target: 4 },
   { name: 'org detail (depth 5, inherited role) ÷ me/', num: ['gatehouse-postgres', 'org-detail'], den: ['gatehouse-postgres', 'me'], target: 0.5 },
   { name: 'agent: ai/authorize/ ÷ me/', num: ['gatehouse-postgres', 'authorize'], den: ['gatehouse-postgres', 'me'], target: 0.6 },
+  // docs/oauth.md: a resource introspecting a JWT, and ai/authorize/ with a grant's token against the same with an agent token.
+  { name: 'OAuth: introspection ÷ me/', num: ['gatehouse-postgres', 'oauth-introspect'], den: ['gatehouse-postgres', 'me'], target: 0.6 },
+  { name: 'OAuth: ai/authorize/ with an OAuth token ÷ with AgentBearer', num: ['gatehouse-postgres', 'oauth-authorize'],
+    den: ['gatehouse-postgres', 'authorize'], target: 0.9 },
 ];
 
 /**
@@ -129,6 +133,7 @@ const CONTEXT_RATIOS: Array<{ name: string; num: [System, string]; den: [System,
     den: ['baseline', 'argon2-verify'], cpu: true },
   { name: 'context: Gatehouse login ÷ bare argon2id route', num: ['gatehouse-postgres', 'login'], den: ['baseline', 'bare-argon2-route'] },
   { name: 'context: roles/ with AgentBearer ÷ me/', num: ['gatehouse-postgres', 'agent-roles'], den: ['gatehouse-postgres', 'me'] },
+  { name: 'context: OAuth code flow (authorization + exchange) ÷ me/', num: ['gatehouse-postgres', 'oauth-code'], den: ['gatehouse-postgres', 'me'] },
   ...CLUSTER_MEASURED.map((scenario) => ({ name: clusterRatioName(scenario),
     num: ['gatehouse-cluster', scenario] as [System, string], den: ['gatehouse-postgres', scenario] as [System, string] })),
 ];

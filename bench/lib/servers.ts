@@ -38,7 +38,8 @@ export async function startServer(name: string, args: string[], opts: { env: Rec
   const started = Date.now();
   const { child, output } = launch(process.execPath, [...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []), ...args], {
     cwd: opts.cwd ?? ROOT,
-    env: cleanEnv({ ...opts.env, PORT: String(port), SVC_PORT: String(port), SVC_HOST: '127.0.0.1' }),
+    // SVC_PUBLIC_URL: the issuer Gatehouse's authorization server names (the OAuth scenarios); the other servers ignore it.
+    env: cleanEnv({ ...opts.env, PORT: String(port), SVC_PORT: String(port), SVC_HOST: '127.0.0.1', SVC_PUBLIC_URL: origin }),
   });
   try {
     const startupMs = await waitReady(`${origin}${opts.readyPath}`, child, started);

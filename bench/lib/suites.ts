@@ -83,7 +83,7 @@ export async function runGatehouse(ctx: RunContext, kind: DatabaseKind): Promise
   const gatehouse = await startGatehouse(kind, ctx.opts.users, ctx.seedHash);
   ctx.report.servers.push(...gatehouse.stopped);
   const system: System = `gatehouse-${kind}`;
-  const creds = { apiPrefix: API_PREFIX, accessKey: gatehouse.accessKey, accessSecret: gatehouse.accessSecret,
+  const creds = { apiPrefix: API_PREFIX, accessKey: gatehouse.accessKey, accessSecret: gatehouse.accessSecret, oauth: gatehouse.oauth,
     ...(kind === 'postgres' ? { database: DATABASES.gatehouse } : {}) };
   try {
     await withServer(ctx, async () => gatehouse.run, async (run) => {

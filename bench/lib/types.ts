@@ -5,8 +5,19 @@ import type { CpuSnapshot } from '../load/cpu.js';
 export type LoadKind =
   | 'gatehouse-login' | 'gatehouse-me' | 'gatehouse-refresh' | 'gatehouse-login-failed' | 'gatehouse-register' | 'gatehouse-org-detail'
   | 'gatehouse-authorize' | 'gatehouse-agent-roles' | 'gatehouse-dashboard-stats' | 'gatehouse-dashboard-auth'
+  | 'gatehouse-oauth-authorize' | 'gatehouse-oauth-introspect' | 'gatehouse-oauth-code'
   | 'better-auth-sign-in' | 'better-auth-get-session'
   | 'bare-argon2-route' | 'bare-select' | 'bare-insert-update';
+
+/** The OAuth scenarios' client application and registered resource, with their credentials. */
+export interface OauthFixture {
+  clientId: string;
+  clientSecret: string;
+  redirectUri: string;
+  resource: string;
+  resourceClientId: string;
+  resourceClientSecret: string;
+}
 
 /** What the load child needs to prepare and drive one scenario. */
 export interface LoadJob {
@@ -17,6 +28,8 @@ export interface LoadJob {
   apiPrefix?: string;
   accessKey?: string;
   accessSecret?: string;
+  /** Gatehouse only: the OAuth scenarios' client and resource. */
+  oauth?: OauthFixture;
   /** Seeded accounts (`userEmail(1..count)`) or, for the bare baselines, seeded rows. */
   userCount: number;
   password: string;

@@ -1,15 +1,22 @@
 import type { Request } from 'autocannon';
 import { AGENT_PERMISSION, AGENT_TOKENS, agentToken, homeLeafSlug, userEmail } from '../lib/fixtures.js';
 import type { LoadJob, LoadKind } from '../lib/types.js';
+import { authorizationUrl, codeOf, oauthGrants, tokenRequest, type OauthGrant } from './oauth.js';
 import { betterAuthCookies, gatehouseHeaders, gatehouseLogins } from './prepare.js';
 
-/** One scenario as autocannon sends it: a single request whose `setupRequest` varies the body or credentials. */
+/**
+ * One scenario as autocannon sends it: a single request whose `setupRequest` varies the body or credentials — or, with
+ * `steps`, a sequence each connection sends in turn, of which the last answers `expectedStatus` and the others
+ * `stepStatus` (neither counted as unexpected; the rate counts the sequences completed).
+ */
 export interface Scenario {
   path: string;
   method: 'GET' | 'POST';
   headers: Record<string, string>;
   request: Request;
   expectedStatus: number;
+  steps?: Request[];
+  stepStatus?: number;
 }
 
 const json = (value: unknown) => JSON.stringify(value);
@@ -176,7 +183,72 @@ async function bareInsertUpdate(job: LoadJob): Promise<Scenario> {
   };
 }
 
+/** One OAuth grant per connection (`oauth.ts`): accounts 1..n went through the pages once. */
+async function grantsPerConnection(job: LoadJob) {
+  const grants = await oauthGrants(job, Math.min(job.connections, AGENT_TOKENS, job.userCount));
+  const next = roundRobin(grants.length);
+  return () => grants[next() - 1]!;
+}
+
+/**
+ * `ai/authorize/` with an OAuth access token (docs/oauth.md "Grants and ai/authorize/"): the same call as `authorize`,
+ * the grant's JWT forwarded as `Bearer` instead of an agent token, counted against the grant's delegation → 200 allow.
+ */
+async function gatehouseOauthAuthorize(job: LoadJob): Promise<Scenario> {
+  const grant = await grantsPerConnection(job);
+  const base = gatehouseHeaders(job);
+  return {
+    path: `${job.apiPrefix}ai/authorize/`, method: 'POST', headers: base, expectedStatus: 200,
+    request: { body: json({ permission: AGENT_PERMISSION }),
+      setupRequest: (req) => ({ ...req, headers: { ...base, authorization: `Bearer ${grant().accessToken}` } }) },
+  };
+}
+
+/** A resource server introspecting a grant's JWT with its own credentials (RFC 7662) → 200 `{active: true}`. */
+async function gatehouseOauthIntrospect(job: LoadJob): Promise<Scenario> {
+  const grant = await grantsPerConnection(job);
+  const { resourceClientId, resourceClientSecret } = job.oauth!;
+  const headers = { 'content-type': 'application/x-www-form-urlencoded',
+    authorization: `Basic ${Buffer.from(`${resourceClientId}:${resourceClientSecret}`).toString('base64')}` };
+  return {
+    path: '/oauth/introspect', method: 'POST', headers, expectedStatus: 200,
+    request: { setupRequest: (req) => ({ ...req, body: new URLSearchParams({ token: grant().accessToken }).toString() }) },
+  };
+}
+
+/**
+ * The code flow of a client whose grant already covers the request: the authorization request (the pages' session
+ * cookie; consent is skipped) answers 303 with a code, which the client exchanges at the token endpoint (PKCE,
+ * `resource`, the confidential client's secret) → 200 with a JWT access token. The rate counts completed exchanges.
+ */
+async function gatehouseOauthCode(job: LoadJob): Promise<Scenario> {
+  const nextGrant = await grantsPerConnection(job);
+  const oauth = job.oauth!;
+  type Context = { grant?: OauthGrant; code?: string };
+  const authorize: Request = {
+    method: 'GET',
+    setupRequest: (req, context: Context) => {
+      context.grant ??= nextGrant();
+      const url = new URL(authorizationUrl(job, oauth, context.grant.challenge));
+      return { ...req, method: 'GET', path: `${url.pathname}${url.search}`, headers: { cookie: context.grant.cookie } };
+    },
+    onResponse: (_status, _body, context: Context, headers) => { context.code = codeOf(headers?.location as string | undefined); },
+  };
+  const exchange: Request = {
+    method: 'POST',
+    setupRequest: (req, context: Context) => {
+      const { headers, body } = tokenRequest(oauth, context.code ?? 'no-code', context.grant!.verifier);
+      return { ...req, method: 'POST', path: '/oauth/token', headers, body };
+    },
+  };
+  return { path: '/oauth/authorize', method: 'GET', headers: {}, expectedStatus: 200, request: authorize, steps: [authorize, exchange],
+    stepStatus: 303 };
+}
+
 export const SCENARIOS: Record<LoadKind, (job: LoadJob) => Promise<Scenario>> = {
+  'gatehouse-oauth-authorize': gatehouseOauthAuthorize,
+  'gatehouse-oauth-introspect': gatehouseOauthIntrospect,
+  'gatehouse-oauth-code': gatehouseOauthCode,
   'gatehouse-login': gatehouseLogin,
   'gatehouse-me': gatehouseMe,
   'gatehouse-refresh': gatehouseRefresh,

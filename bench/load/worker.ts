@@ -18,15 +18,17 @@ function fire(job: LoadJob, scenario: Scenario, durationS: number): Promise<Resu
     connections: job.connections,
     duration: durationS,
     timeout: 10,
-    requests: [scenario.request],
+    requests: scenario.steps ?? [scenario.request],
     ...(job.rate ? { overallRate: job.rate } : {}),
   });
 }
 
-function summarize(result: Result, expectedStatus: number): LoadResult {
+function summarize(result: Result, expectedStatus: number, stepStatus?: number): LoadResult {
   const statusCounts: Record<string, number> = {};
   for (const [code, { count }] of Object.entries(result.statusCodeStats ?? {})) statusCounts[code] = Number(count);
-  const responses = Object.values(statusCounts).reduce((a, b) => a + b, 0);
+  // A sequence's earlier steps answer `stepStatus`: neither what is counted nor unexpected.
+  const steps = stepStatus === undefined ? 0 : statusCounts[String(stepStatus)] ?? 0;
+  const responses = Object.values(statusCounts).reduce((a, b) => a + b, 0) - steps;
   const expected = statusCounts[String(expectedStatus)] ?? 0;
   return {
     rps: result.duration > 0 ? expected / result.duration : 0,
@@ -47,7 +49,7 @@ async function run(job: LoadJob): Promise<LoadResult> {
   if (job.warmupS > 0) await fire(job, scenario, job.warmupS);
   const pids = job.serverPids ?? (job.serverPid ? [job.serverPid] : []);
   const before = cpuSnapshot(pids, job.database);
-  const result = summarize(await fire(job, scenario, job.durationS), scenario.expectedStatus);
+  const result = summarize(await fire(job, scenario, job.durationS), scenario.expectedStatus, scenario.stepStatus);
   return { ...result, cpuMsPerRequest: cpuPerRequest(before, cpuSnapshot(pids, job.database), result.requests) };
 }
 

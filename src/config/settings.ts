@@ -164,6 +164,8 @@ export const SETTINGS = {
   OAUTH_DYNAMIC_REGISTRATION: bool(true, 'Dynamic client registration (RFC 7591) at `/oauth/register`, public clients only, '
     + 'rate-limited per IP, while the OAuth server is on.'),
   OAUTH_SESSION_LIFETIME: int(14 * DAY, 'Seconds the sign-in session of the OAuth pages lasts (an HttpOnly cookie of its own).', lifetime),
+  OAUTH_GRANT_MAX_REQUESTS_PER_MINUTE: int(600, 'Calls a minute through `ai/authorize/` that the grant of one of Gatehouse\'s '
+    + 'applications allows (its delegation\'s rate breaker); an agent client\'s grant gets the rate its person chose at consent.', { min: 1 }),
   OAUTH_ALLOW_PRIVATE_CLIENT_METADATA: bool(false, 'Fetch Client ID Metadata Documents from hosts that are or resolve to '
     + 'loopback, private or other non-public addresses (tests, local development); the document must still be served over '
     + '`https` with a certificate Node trusts.'),

@@ -16,13 +16,24 @@ export interface IssuedToken { iat?: number }
  * `tokens_valid_after` (the event that set it revoked the person's grants; this covers a token issued meanwhile):
  * userinfo, refresh and introspection then refuse the token.
  */
+/** The account's state that decides whether its tokens still hold. */
+export type AccountState = Parameters<typeof canSignIn>[0] & { locked_until: Date | null; tokens_valid_after: Date | null };
+
+/**
+ * Whether a token issued at `iat` (seconds) still speaks for the account: it can sign in, is not locked, and the token
+ * does not predate its `tokens_valid_after`.
+ */
+export function admits(user: AccountState, now: Date, iat: number | undefined): boolean {
+  if (!canSignIn(user)) return false;
+  if (user.locked_until && user.locked_until > now) return false;
+  return !(iat !== undefined && user.tokens_valid_after && iat * 1000 < user.tokens_valid_after.getTime());
+}
+
 export function createOauthAccounts({ db, clock }: { db: Db; clock: Clock }) {
   async function find(sub: string, token?: IssuedToken): Promise<Account | undefined> {
     const id = idOf(sub);
     const user = id === null ? undefined : await users.findUserForClaims(db, id);
-    if (!user || !canSignIn(user)) return undefined;
-    if (user.locked_until && user.locked_until > clock.now()) return undefined;
-    if (token?.iat !== undefined && user.tokens_valid_after && token.iat * 1000 < user.tokens_valid_after.getTime()) return undefined;
+    if (!user || !admits(user, clock.now(), token?.iat)) return undefined;
     const name = [user.first_name, user.last_name].filter(Boolean).join(' ');
     const claims: AccountClaims = {
       sub,

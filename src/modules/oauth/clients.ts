@@ -57,11 +57,19 @@ export function createOauthClients({ appCredentials, resources }: { appCredentia
 
   /** A confidential application's secret, compared as SHA-256 in constant time (the application credentials' own check). */
   async function verifySecret(clientId: string, presented: string): Promise<boolean> {
-    if (clientId.startsWith('rs_')) return (await resources.authenticate(clientId, presented)) !== null;
-    return (await appCredentials.authenticate(clientId, presented)) !== null;
+    return (await authenticateCaller(clientId, presented)) !== null;
   }
 
-  return { metadataOf, verifySecret };
+  /** A confidential caller by its secret, with the resource URI whose tokens it may introspect when it is a resource. */
+  async function authenticateCaller(clientId: string, presented: string): Promise<{ clientId: string; resource?: string } | null> {
+    if (clientId.startsWith('rs_')) {
+      const resource = await resources.authenticate(clientId, presented);
+      return resource ? { clientId, resource: resource.uri } : null;
+    }
+    return (await appCredentials.authenticate(clientId, presented)) ? { clientId } : null;
+  }
+
+  return { metadataOf, verifySecret, authenticateCaller };
 }
 
 export type OauthClients = ReturnType<typeof createOauthClients>;

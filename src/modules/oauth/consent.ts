@@ -48,9 +48,9 @@ export function limitChoices(config: Config): LimitChoices {
 /** A grant's lifetime (seconds) and its delegation's limits. */
 export type GrantLimits = DelegationLimits & { lifetime: number };
 
-/** A verified client's grant: as long as its refresh tokens, the default rate, no budget. */
+/** A verified client's grant: as long as its refresh tokens, the configured rate, no budget. */
 export const verifiedLimits = (config: Config): GrantLimits =>
-  ({ lifetime: config.JWT_REFRESH_TOKEN_LIFETIME, maxRequestsPerMinute: GRANT_DEFAULTS.maxRequestsPerMinute, budgetLimitUsd: null });
+  ({ lifetime: config.JWT_REFRESH_TOKEN_LIFETIME, maxRequestsPerMinute: config.OAUTH_GRANT_MAX_REQUESTS_PER_MINUTE, budgetLimitUsd: null });
 
 /**
  * The limits an agent client's consent form chose: one of the offered lifetimes and rates (absent: the defaults) and an

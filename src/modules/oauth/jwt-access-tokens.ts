@@ -1,13 +1,14 @@
-import { Readable } from 'node:stream';
-import { createLocalJWKSet, jwtVerify, type JWK } from 'jose';
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import type { Clock } from '../../core/clock.js';
 import type { Db } from '../../db/database.js';
 import { sha256Hex } from '../../security/random.js';
-import { publicJwk } from './access-token-verifier.js';
-import type { OauthAccounts } from './accounts.js';
-import { RESOURCE_URI, type OauthClients } from './clients.js';
+import { permissionGraph } from '../rbac/permission-graph.js';
+import { permissionSet } from '../rbac/permission-set.js';
+import type { AccessTokenClaims, AccessTokenVerifier } from './access-token-verifier.js';
+import { admits, type OauthAccounts } from './accounts.js';
+import type { OauthClients } from './clients.js';
 import * as repo from './records.repo.js';
+import { handBack, readBody } from './request-body.js';
 
 /**
  * Whether a token may be introspected as active (docs/oauth.md "Resources", "Grants"), for an opaque token and a JWT
@@ -22,7 +23,6 @@ export async function introspectable(accounts: OauthAccounts, callerResource: st
 
 /** The record kept for each JWT access token, so that it can be introspected and revoked (docs/oauth.md "Tokens"). */
 export const JWT_RECORD = 'JwtAccessToken';
-const BODY_LIMIT = 56 * 1024;
 /** Scopes that are not permissions: never filtered by what the person holds. */
 export const OPENID_SCOPES = new Set(['openid', 'profile', 'email', 'phone', 'offline_access']);
 
@@ -42,21 +42,12 @@ export interface IssuingToken {
 
 interface StoredJwt { clientId: string; accountId?: string; scope?: string; aud?: string; authTime?: number }
 
-type Deps = { db: Db; clock: Clock; accounts: OauthAccounts; clients: OauthClients;
-  held: (userId: number) => Promise<Set<string>>;
-  /** The provider's issuer and its signing keys (private JWKs): what a JWT access token is verified against. */
-  issuer: string; keys: JWK[] };
+type Deps = { db: Db; clock: Clock; clients: OauthClients;
+  /** Checks a JWT access token's signature, issuer and expiry against the provider's keys. */
+  verifier: AccessTokenVerifier };
 
-async function readBody(ctx: KoaContextWithOIDC): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of ctx.req) {
-    size += (chunk as Buffer).length;
-    if (size > BODY_LIMIT) ctx.throw(413);
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
-}
+/** A confidential caller of introspection or revocation, with the resource it is when it is one. */
+type Caller = { clientId: string; resource?: string };
 
 const isJwt = (token: string) => /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/.test(token);
 
@@ -66,10 +57,7 @@ const isJwt = (token: string) => /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]
  * is issued, and introspection and revocation of a JWT are answered here — after the caller's credentials, the
  * signature, the record, the person's state and, for a resource, the audience are checked.
  */
-export function createJwtAccessTokens({ db, clock, accounts, clients, held, issuer, keys }: Deps) {
-  // The public parts of the provider's keys, once: they change only with a new provider.
-  const jwks = createLocalJWKSet({ keys: keys.map((k) => publicJwk(k as Record<string, unknown>)) });
-
+export function createJwtAccessTokens({ db, clock, clients, verifier }: Deps) {
   /** Called while the provider issues an access token: records a JWT one, and answers the claims it adds. */
   async function issued(ctx: KoaContextWithOIDC, token: IssuingToken): Promise<Record<string, unknown> | undefined> {
     if (token.kind !== 'AccessToken' || !token.resourceServer) return undefined;
@@ -83,8 +71,8 @@ export function createJwtAccessTokens({ db, clock, accounts, clients, held, issu
     return authTime !== undefined ? { auth_time: authTime } : undefined;
   }
 
-  /** The caller's client id when its credentials (basic or post) are right, or null. */
-  async function callerOf(ctx: KoaContextWithOIDC, form: URLSearchParams): Promise<string | null> {
+  /** The caller when its credentials (basic or post) are right, or null. */
+  async function callerOf(ctx: KoaContextWithOIDC, form: URLSearchParams): Promise<Caller | null> {
     let id = form.get('client_id');
     let secret = form.get('client_secret');
     const header = ctx.get('authorization');
@@ -96,16 +84,13 @@ export function createJwtAccessTokens({ db, clock, accounts, clients, held, issu
       secret = decodeURIComponent(decoded.slice(i + 1).replace(/\+/g, '%20'));
     }
     if (!id || !secret) return null;
-    return (await clients.verifySecret(id, secret)) ? id : null;
+    return clients.authenticateCaller(id, secret);
   }
 
-  /** The token's claims when its signature and issuer hold, or null. */
-  async function verified(token: string) {
-    try {
-      return (await jwtVerify(token, jwks, { issuer, typ: 'at+jwt', currentDate: clock.now() })).payload;
-    } catch {
-      return null;
-    }
+  /** The token's claims when its signature, issuer and expiry hold, or null. */
+  async function verified(token: string): Promise<AccessTokenClaims | null> {
+    const result = await verifier.verify(token);
+    return result === 'expired' ? null : result;
   }
 
   /**
@@ -120,7 +105,7 @@ export function createJwtAccessTokens({ db, clock, accounts, clients, held, issu
     const token = form.get('token') ?? '';
     if (!isJwt(token)) {
       // The provider reads the body again, from a stream of what was read.
-      (ctx as { req: unknown }).req = Object.assign(Readable.from([body]), { headers: ctx.req.headers });
+      handBack(ctx, body);
       return next();
     }
     ctx.set('cache-control', 'no-store');
@@ -131,26 +116,32 @@ export function createJwtAccessTokens({ db, clock, accounts, clients, held, issu
       return;
     }
     const claims = await verified(token);
-    const record = claims?.jti ? await repo.findJwtRecord(db, JWT_RECORD, sha256Hex(String(claims.jti)), clock.now()) : undefined;
-    const stored = record?.payload as StoredJwt | undefined;
     if (route === 'revocation') {
-      if (claims?.jti && stored && stored.clientId === caller) await repo.deleteRecord(db, JWT_RECORD, sha256Hex(String(claims.jti)));
+      const hash = claims ? sha256Hex(claims.jti) : undefined;
+      const record = hash ? await repo.findJwtRecord(db, JWT_RECORD, hash, clock.now()) : undefined;
+      if (hash && (record?.payload as StoredJwt | undefined)?.clientId === caller.clientId) await repo.deleteRecord(db, JWT_RECORD, hash);
       ctx.status = 200;
       ctx.body = '';
       return;
     }
-    ctx.body = record?.delegation_live ? await introspection(caller, claims, stored) : { active: false };
+    ctx.body = claims ? await introspection(caller, claims) : { active: false };
   }
 
-  async function introspection(caller: string, claims: Record<string, unknown> | null, stored: StoredJwt | undefined) {
-    if (!claims || !stored) return { active: false };
-    const callerResource = (await clients.metadataOf(caller))?.[RESOURCE_URI] as string | undefined;
-    if (!(await introspectable(accounts, callerResource, { aud: stored.aud, accountId: stored.accountId, iat: Number(claims.iat) }))) {
-      return { active: false };
-    }
+  /**
+   * One statement reads the token's record, its delegation's state and its person with what they hold now: inactive
+   * when any of them says so, or for a resource that is not the token's audience (docs/oauth.md "Resources").
+   */
+  async function introspection(caller: Caller, claims: AccessTokenClaims) {
+    const now = clock.now();
+    const row = await repo.introspectJwt(db, JWT_RECORD, sha256Hex(claims.jti), now);
+    const stored = row?.payload as StoredJwt | undefined;
+    if (!row || !stored || !row.delegation_live) return { active: false };
+    if (caller.resource !== undefined && stored.aud !== caller.resource) return { active: false };
+    if (row.user_id !== null && !admits(row, now, claims.iat)) return { active: false };
     // What the grant may do now: its permission scopes the person still holds (docs/oauth.md "Scopes").
-    const now = stored.accountId ? await held(Number(stored.accountId)) : new Set<string>();
-    const scope = (stored.scope ?? '').split(' ').filter((s) => s && (OPENID_SCOPES.has(s) || s.startsWith('org:') || now.has(s))).join(' ');
+    const holds = row.user_id === null ? permissionSet([])
+      : (await permissionGraph(db, row.user_grants.version)).permissionSetOf(row.user_grants, row.is_superuser);
+    const scope = (stored.scope ?? '').split(' ').filter((s) => s && (OPENID_SCOPES.has(s) || s.startsWith('org:') || holds.has(s))).join(' ');
     return {
       active: true, scope: scope || undefined, client_id: stored.clientId, sub: stored.accountId, aud: stored.aud, iss: claims.iss,
       exp: claims.exp, iat: claims.iat, auth_time: stored.authTime, token_type: 'Bearer', jti: claims.jti,

@@ -9,6 +9,7 @@ import { safeEqual } from '../../security/compare.js';
 import type { AppCredentialService } from '../applications/app-credentials.service.js';
 import type { LoginMeta, LoginService, ProviderOutcome } from '../auth/login.service.js';
 import type { KeyService } from '../keys/keys.service.js';
+import type { AccessTokenVerifier } from './access-token-verifier.js';
 import type { GrantDelegationService } from '../agents/grant-delegations.service.js';
 import { resolveOrgContext, type OrgContext, type OrgContextResolver } from '../organizations/org-context.js';
 import type { RbacService } from '../rbac/rbac.service.js';
@@ -33,6 +34,8 @@ type Deps = {
   /** Each grant for a resource is a delegation, bound at consent (docs/oauth.md "Grants and ai/authorize/"). */
   delegations: Pick<GrantDelegationService, 'bind'>;
   orgs: OrgContextResolver;
+  /** Checks the provider's JWT access tokens (shared with ai/authorize/). */
+  verifier: AccessTokenVerifier;
   /** Signs the provider's cookies and binds each form's CSRF field to its cookie. */
   cookieKey: Buffer;
 };
@@ -57,7 +60,7 @@ export type InteractionView =
  * The authorization server (docs/oauth.md): the OpenID Provider, built on first use and rebuilt when the signing keys
  * change, and the steps of its sign-in and consent pages — which run every check of a password login.
  */
-export function createOauthService({ db, clock, config, keys, appCredentials, resources, rbac, login, delegations, orgs, cookieKey }: Deps) {
+export function createOauthService({ db, clock, config, keys, appCredentials, resources, rbac, login, delegations, orgs, verifier, cookieKey }: Deps) {
   const clients = createOauthClients({ appCredentials, resources });
   const accounts = createOauthAccounts({ db, clock });
   /** The permission codes a person holds now: what consent may grant and introspection reports (docs/oauth.md "Scopes"). */
@@ -72,7 +75,7 @@ export function createOauthService({ db, clock, config, keys, appCredentials, re
     // Requests arriving together while it is built share one build.
     if (building?.version !== set.version) {
       const version = set.version;
-      const promise = createProvider({ db, clock, config, clients, accounts, resources, held, keys: { keys: set.keys as never },
+      const promise = createProvider({ db, clock, config, clients, accounts, resources, verifier, keys: { keys: set.keys as never },
         cookieKeys: [cookieKey.toString('base64url')], pages: providerPages }).then((built) => {
         current = { version, provider: built };
         return built;

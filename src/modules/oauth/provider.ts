@@ -1,4 +1,3 @@
-import type { JWK } from 'jose';
 import type { Configuration, KoaContextWithOIDC, default as Provider } from 'oidc-provider';
 import type { Config } from '../../config/settings.js';
 import { publicUrlOf } from '../../config/settings.js';
@@ -9,6 +8,8 @@ import { RESOURCE_URI, type OauthClients } from './clients.js';
 import { createJwtAccessTokens, introspectable, type IssuingToken } from './jwt-access-tokens.js';
 import type { OauthResourceService } from './resources.service.js';
 import { recordAdapter } from './record-adapter.js';
+import { handBack, readBody } from './request-body.js';
+import type { AccessTokenVerifier } from './access-token-verifier.js';
 import { orgSlugsIn } from './consent.js';
 import { checkTarget } from '../webhooks/url-guard.js';
 
@@ -73,10 +74,47 @@ const isMetadataDocumentId = (clientId: unknown) => typeof clientId === 'string'
  * time; otherwise that dispatcher stays, behind the address check `allowFetch` made.
  */
 function metadataFetch(allowPrivate: boolean): NonNullable<Configuration['fetch']> {
-  return (url, options) => {
+  return async (url, options) => {
     if (allowPrivate) delete (options as { dispatcher?: unknown }).dispatcher;
-    return globalThis.fetch(url, options as RequestInit);
+    return withoutScope(await globalThis.fetch(url, options as RequestInit));
   };
+}
+
+/**
+ * A client describing itself may name a `scope` (RFC 7591), which the provider checks against its OpenID scopes only
+ * and would refuse for any permission code: what a client gets is decided at consent and by the resources' scopes
+ * (docs/oauth.md "Dynamic registration"), so the property is dropped — from a metadata document here, from a
+ * registration request by {@link withoutRegisteredScope}.
+ */
+async function withoutScope(res: Response): Promise<Response> {
+  if (res.status !== 200 || !(res.headers.get('content-type') ?? '').includes('json')) return res;
+  const text = await res.text();
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch {
+    return new Response(text, { status: res.status, headers: res.headers });
+  }
+  if (typeof doc === 'object' && doc !== null && !Array.isArray(doc)) delete (doc as Record<string, unknown>).scope;
+  const headers = new Headers(res.headers);
+  headers.delete('content-length');
+  return new Response(JSON.stringify(doc), { status: res.status, headers });
+}
+
+/** The registration endpoint's half of {@link withoutScope}: a JSON registration request loses its `scope`. */
+async function withoutRegisteredScope(ctx: KoaContextWithOIDC, next: () => Promise<unknown>) {
+  if (ctx.path !== OAUTH_ROUTES.registration || ctx.method !== 'POST' || !ctx.is('application/json')) return next();
+  const body = await readBody(ctx);
+  let metadata: unknown;
+  try {
+    metadata = JSON.parse(body.toString('utf8'));
+  } catch {
+    handBack(ctx, body);
+    return next();
+  }
+  if (typeof metadata === 'object' && metadata !== null && !Array.isArray(metadata)) delete (metadata as Record<string, unknown>).scope;
+  handBack(ctx, Buffer.from(JSON.stringify(metadata)));
+  return next();
 }
 
 /** The sign-in and consent pages of an authorization request. */
@@ -84,7 +122,9 @@ export const interactionPath = (uid: string) => `/oauth/interaction/${encodeURIC
 
 /** The scopes of OpenID Connect and the claims each one releases (docs/oauth.md "Scopes"). */
 const CLAIMS = {
-  openid: ['sub'],
+  // auth_time with openid: every ID token carries it, without asking clients to send openid on every request (as
+  // require_auth_time would: MCP clients ask for permission scopes only).
+  openid: ['sub', 'auth_time'],
   profile: ['name', 'given_name', 'family_name'],
   email: ['email', 'email_verified'],
   phone: ['phone_number', 'phone_number_verified'],
@@ -92,8 +132,8 @@ const CLAIMS = {
 
 export interface ProviderDeps {
   resources: OauthResourceService;
-  /** The permission codes a person holds now (a permission scope is checked against them on every use). */
-  held: (userId: number) => Promise<Set<string>>;
+  /** Checks the JWT access tokens the provider issued (introspection and revocation of a JWT). */
+  verifier: AccessTokenVerifier;
   db: Db;
   clock: Clock;
   config: Config;
@@ -118,12 +158,12 @@ export interface ProviderPages {
  * flow only, PKCE S256 for every client, codes valid 60 s, refresh tokens rotated, Gatehouse's applications as
  * clients, its accounts and sign-in checks, its signing keys, its database.
  */
-export async function createProvider({ db, clock, config, clients, accounts, resources, held, keys, cookieKeys, pages }: ProviderDeps)
+export async function createProvider({ db, clock, config, clients, accounts, resources, verifier, keys, cookieKeys, pages }: ProviderDeps)
   : Promise<Provider> {
   // Loaded on first use: most deployments never serve OAuth, and importing it on Node 20 prints a runtime notice.
   const { default: OidcProvider, errors } = await import('oidc-provider');
   const issuer = publicUrlOf(config);
-  const jwts = createJwtAccessTokens({ db, clock, accounts, clients, held, issuer, keys: keys.keys as JWK[] });
+  const jwts = createJwtAccessTokens({ db, clock, clients, verifier });
   const configuration: Configuration = {
     adapter: recordAdapter(db, clock, clients, errors),
     findAccount: (_ctx, sub, token) => accounts.find(sub, token as IssuedToken | undefined),
@@ -136,7 +176,6 @@ export async function createProvider({ db, clock, config, clients, accounts, res
       response_types: ['code'],
       token_endpoint_auth_method: 'client_secret_basic',
       id_token_signed_response_alg: 'RS256',
-      require_auth_time: true,
     },
     clientAuthMethods: ['none', 'client_secret_basic', 'client_secret_post'],
     enabledJWA: {
@@ -215,6 +254,7 @@ export async function createProvider({ db, clock, config, clients, accounts, res
   };
   const provider = new OidcProvider(issuer, configuration);
   provider.use((ctx, next) => jwts.middleware(ctx as KoaContextWithOIDC, next, OAUTH_ROUTES));
+  provider.use((ctx, next) => withoutRegisteredScope(ctx as KoaContextWithOIDC, next));
   // oidc-provider drops offline_access from a request without prompt=consent; the request keeps it as a parameter of its
   // own instead, which the consent step turns into offline access on the grant.
   provider.use(async (ctx, next) => {

@@ -1,5 +1,6 @@
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { DatabaseSchema, Executor } from '../../db/database.js';
+import { grantRefsSql, type GrantRefs } from '../rbac/permission-graph.js';
 
 /** A record as the provider stores it, keyed by the hash of its id (docs/oauth.md "Storage"). */
 export interface RecordValues {
@@ -43,6 +44,26 @@ export const findJwtRecord = (db: Executor, model: string, idHash: string, now: 
     .select(['r.payload', sql<boolean>`a.id is null or (a.status = 'ACTIVE' and a.expires_at > ${now})`.as('delegation_live')])
     .where('r.model', '=', model).where('r.id_hash', '=', idHash).where('r.expires_at', '>', now)
     .executeTakeFirst();
+
+/**
+ * Introspection of a JWT access token in one statement: its live record, whether its grant's delegation is live, and
+ * its person's state with the references of their grants (what they hold now).
+ */
+export async function introspectJwt(db: Executor, model: string, idHash: string, now: Date) {
+  const { rows } = await sql<{
+    payload: Record<string, unknown>; delegation_live: boolean; user_id: number | null; is_active: boolean; is_banned: boolean;
+    deleted_at: Date | null; deletion_scheduled_at: Date | null; locked_until: Date | null; tokens_valid_after: Date | null;
+    is_superuser: boolean; user_grants: GrantRefs;
+  }>`
+    select r.payload, (a.id is null or (a.status = 'ACTIVE' and a.expires_at > ${now})) as delegation_live,
+      u.id as user_id, u.is_active, u.is_banned, u.deleted_at, u.deletion_scheduled_at, u.locked_until, u.tokens_valid_after,
+      u.is_superuser, ${sql.raw(grantRefsSql('u.id'))} as user_grants
+    from oauth_records r
+    left join agent_tokens a on a.oauth_grant_id = r.grant_id
+    left join users u on u.id = r.account_id
+    where r.model = ${model} and r.id_hash = ${idHash} and r.expires_at > ${now}`.execute(db);
+  return rows[0];
+}
 
 export const findRecordByUid = (db: Executor, model: string, uid: string, now: Date) =>
   db.selectFrom('oauth_records').select(LIVE_COLUMNS)
