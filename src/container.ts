@@ -210,7 +210,7 @@ export async function buildContainer(opts: ContainerOptions) {
     sessions, passwords, otp,
     consumeLoginCode: otpLogin.consumeLoginCodeForSetInitial, events });
   // The OAuth 2.1 authorization server and OpenID Provider (docs/oauth.md), built on its first request.
-  const oauthResources = createOauthResourceService({ db, clock, audit });
+  const oauthResources = createOauthResourceService({ db, clock, audit, changes });
   const oauth = createOauthService({ db, clock, config, keys, appCredentials, resources: oauthResources, rbac, login,
     delegations: grantDelegations, orgs: organizations.resolver, verifier: oauthTokens,
     cookieKey: deriveKey(secretKey, 'oauth-cookies') });

@@ -232,7 +232,11 @@ async function gatehouseOauthCode(job: LoadJob): Promise<Scenario> {
       const url = new URL(authorizationUrl(job, oauth, context.grant.challenge));
       return { ...req, method: 'GET', path: `${url.pathname}${url.search}`, headers: { cookie: context.grant.cookie } };
     },
-    onResponse: (_status, _body, context: Context, headers) => { context.code = codeOf(headers?.location as string | undefined); },
+    // autocannon hands the headers with the names as sent (`Location`).
+    onResponse: (_status, _body, context: Context, headers) => {
+      const location = Object.entries(headers ?? {}).find(([name]) => name.toLowerCase() === 'location')?.[1];
+      context.code = codeOf(typeof location === 'string' ? location : undefined);
+    },
   };
   const exchange: Request = {
     method: 'POST',

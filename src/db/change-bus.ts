@@ -4,7 +4,7 @@ import type pg from 'pg';
 import type { Database } from './create-db.js';
 
 /** What other instances cache and must drop when it changes (docs/decisions.md "Several instances"). */
-export type ChangeTopic = 'applications' | 'signing-keys' | 'webhooks';
+export type ChangeTopic = 'applications' | 'signing-keys' | 'webhooks' | 'oauth-resources';
 const TOPICS: readonly ChangeTopic[] = ['applications', 'signing-keys', 'webhooks'];
 const isTopic = (text: string): text is ChangeTopic => (TOPICS as readonly string[]).includes(text);
 

@@ -58,6 +58,9 @@ export interface Rotation {
  * keys generated and stored sealed in the database, rotated by `gatehouse keys rotate` and kept current on every instance.
  * Also the OpenID Provider's keys (`providerKeys`): the RS256 access keys themselves, or an RS256 set of its own.
  */
+/** How long the provider's key set, computed from unchanged rings, is answered again without recomputing it. */
+const PROVIDER_SET_FRESH_MS = 1_000;
+
 export function createKeyService(deps: Deps) {
   const { db, clock, config, sealer, changes } = deps;
   const source: KeySource = config.JWT_ALGORITHM === 'HS256' ? 'secret' : config.JWT_PRIVATE_KEY ? 'environment' : 'database';
@@ -158,9 +161,18 @@ export function createKeyService(deps: Deps) {
    */
   async function providerKeys(): Promise<ProviderKeys> {
     const access = await current();
-    if (openid.isShared) return providerKeysOf([access], clock.now());
-    return providerKeysOf([await openIdRing(), access], clock.now());
+    const rings = openid.isShared ? [access] : [await openIdRing(), access];
+    // Asked on every OAuth request: the same rings give the same set, recomputed once a second (a key may retire).
+    const now = clock.now();
+    if (lastSet && lastSet.rings.length === rings.length && lastSet.rings.every((r, i) => r === rings[i])
+      && Math.abs(now.getTime() - lastSet.at) < PROVIDER_SET_FRESH_MS) {
+      return { version: lastSet.set.version, keys: lastSet.set.keys.map((k) => ({ ...k })) };
+    }
+    const set = providerKeysOf(rings, now);
+    lastSet = { rings, at: now.getTime(), set };
+    return set;
   }
+  let lastSet: { rings: Keyring[]; at: number; set: ProviderKeys } | undefined;
 
   /** The OpenID Provider's own set, loaded (created the first time) and from then on watched. */
   async function openIdRing(): Promise<Keyring> {

@@ -1,4 +1,4 @@
-import { createPublicKey, verify as verifySignature, type KeyObject } from 'node:crypto';
+import { createHash, createPublicKey, verify as verifySignature, type KeyObject } from 'node:crypto';
 import type { JWK } from 'jose';
 import type { Clock } from '../../core/clock.js';
 import type { KeyService } from '../keys/keys.service.js';
@@ -23,6 +23,8 @@ export const publicJwk = (jwk: Record<string, unknown>): JWK =>
 
 /** How long the key set is used before the provider's keys are read again (a token naming an unknown kid reads them at once). */
 const KEYS_FRESH_MS = 60_000;
+/** Tokens whose signature was checked, held until they expire (a resource presents the same token call after call). */
+const VERIFIED_HELD = 10_000;
 
 type Deps = { keys: Pick<KeyService, 'providerKeys'>; clock: Clock; issuer: string };
 
@@ -59,7 +61,29 @@ export function createAccessTokenVerifier({ keys, clock, issuer }: Deps) {
     return cached.byKid.get(kid);
   }
 
+  /**
+   * Verified tokens by the SHA-256 of their text, oldest first: a signature holds until the token expires, and what the
+   * token may do is read from the database on every use, so only the RSA check is saved. Bounded: the oldest go first.
+   */
+  const verified = new Map<string, AccessTokenClaims>();
+
   async function verify(token: string): Promise<VerifiedAccessToken> {
+    const id = createHash('sha256').update(token).digest('base64url');
+    const held = verified.get(id);
+    if (held) {
+      if (held.exp > clock.now().getTime() / 1000) return held;
+      verified.delete(id);
+      return 'expired';
+    }
+    const result = await check(token);
+    if (result !== null && result !== 'expired') {
+      if (verified.size >= VERIFIED_HELD) verified.delete(verified.keys().next().value!);
+      verified.set(id, result);
+    }
+    return result;
+  }
+
+  async function check(token: string): Promise<VerifiedAccessToken> {
     const parts = token.split('.');
     if (parts.length !== 3 || !parts.every((p) => /^[A-Za-z0-9_-]+$/.test(p))) return null;
     const header = segment(parts[0]!);

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../core/clock.js';
 import { AppError } from '../../core/errors.js';
+import type { ChangeBus } from '../../db/change-bus.js';
 import type { Db } from '../../db/database.js';
 import { hashMatches, sha256Digest } from '../../security/compare.js';
 import { randomHex, sha256Hex } from '../../security/random.js';
@@ -9,7 +10,10 @@ import { isLoopbackHttp } from './loopback.js';
 import * as repo from './resources.repo.js';
 import { toResource, type CreateResourceInput, type PatchResourceInput } from './resources.schemas.js';
 
-type Deps = { db: Db; clock: Clock; audit: AuditService };
+type Deps = { db: Db; clock: Clock; audit: AuditService; changes: Pick<ChangeBus, 'publish' | 'subscribe'> };
+
+/** A resource's credentials are cached briefly per instance: introspection checks them on every call. */
+const AUTH_CACHE_MS = 5_000;
 
 /** Who changed a resource, for the audit trail: a person through the API, or the command line (all null). */
 export interface ChangeOrigin {
@@ -41,7 +45,24 @@ function uriProblem(uri: string): string | null {
  * or token request must name one, its tokens are JWTs whose `aud` is its URI, and it introspects with credentials of
  * its own (the secret shown once, stored as SHA-256).
  */
-export function createOauthResourceService({ db, clock, audit }: Deps) {
+export function createOauthResourceService({ db, clock, audit, changes }: Deps) {
+  /** Rows by client id (unknown ids too, as null), for AUTH_CACHE_MS; dropped on every instance when a resource changes. */
+  const cache = new Map<string, { row: Awaited<ReturnType<typeof repo.findResourceForAuth>> | null; until: number }>();
+  changes.subscribe('oauth-resources', () => cache.clear());
+  /** Announces a change once its transaction has committed: every instance drops what it cached. */
+  const announce = () => changes.publish('oauth-resources');
+
+  async function rowFor(clientId: string) {
+    if (!clientId.startsWith('rs_')) return null;
+    const now = clock.now().getTime();
+    const cached = cache.get(clientId);
+    if (cached && cached.until >= now) return cached.row;
+    const row = (await repo.findResourceForAuth(db, clientId)) ?? null;
+    if (cache.size > 10_000) cache.clear();
+    cache.set(clientId, { row, until: now + AUTH_CACHE_MS });
+    return row;
+  }
+
   function checkScopes(scopes: string[] | undefined) {
     const bad = (scopes ?? []).filter((s) => !SCOPE_CODE.test(s));
     if (bad.length) throw AppError.validation({ scopes: bad.map((s) => `${s} is not a permission code.`) });
@@ -60,6 +81,8 @@ export function createOauthResourceService({ db, clock, audit }: Deps) {
       await audit.record({ event_type: 'oauth_resource_created', ...origin, details: { resource_id: created.id, uri: created.uri } }, trx);
       return created;
     });
+    // An id looked up before it existed is cached as unknown: drop it.
+    await announce();
     return { resource: toResource(row), credentials };
   }
 
@@ -86,6 +109,7 @@ export function createOauthResourceService({ db, clock, audit }: Deps) {
       await audit.record({ event_type: 'oauth_resource_updated', ...origin, details: { resource_id: id, fields: Object.keys(input) } }, trx);
       return updated;
     });
+    await announce();
     return toResource(row);
   }
 
@@ -95,6 +119,7 @@ export function createOauthResourceService({ db, clock, audit }: Deps) {
       if (!gone) throw new AppError('NOT_FOUND');
       await audit.record({ event_type: 'oauth_resource_deleted', severity: 'warning', ...origin, details: { resource_id: id, uri: gone.uri } }, trx);
     });
+    await announce();
   }
 
   /** The registered resource with this URI, or undefined (the provider's resource indicator check). */
@@ -102,14 +127,14 @@ export function createOauthResourceService({ db, clock, audit }: Deps) {
 
   /** The resource these credentials identify, or null: the secret compared as SHA-256 in constant time, unknown ids too. */
   async function authenticate(clientId: string, secret: string) {
-    const row = clientId.startsWith('rs_') ? await repo.findResourceForAuth(db, clientId) : undefined;
+    const row = await rowFor(clientId);
     const matches = hashMatches(secret, row ? sha256Digest(row.secret_hash) : DUMMY_DIGEST);
     return row && matches ? toResource(row) : null;
   }
 
   /** The resource with this client id (its metadata as a client of the provider), or undefined. */
   const byClientId = async (clientId: string) => {
-    const row = clientId.startsWith('rs_') ? await repo.findResourceForAuth(db, clientId) : undefined;
+    const row = await rowFor(clientId);
     return row ? toResource(row) : undefined;
   };
 

@@ -102,6 +102,17 @@ describe('ai/authorize/ with OAuth access tokens (docs/oauth.md "Grants and ai/a
     assert.equal(statements.length, 2, statements.join('\n'));
   });
 
+  it('introspects a JWT for its resource in one statement (the resource\'s credentials held briefly, the key set held)', async () => {
+    const who = await person();
+    const tokens = await tokensFor(who, 'openid users.view');
+    assert.equal((await introspect(tokens.access_token)).active, true);
+    recorder.start();
+    const seen = await introspect(tokens.access_token);
+    const statements = recorder.stop();
+    assert.deepEqual({ active: seen.active, scope: seen.scope }, { active: true, scope: 'users.view' });
+    assert.equal(statements.length, 1, statements.join('\n'));
+  });
+
   it('denies what the token was not granted and what the person no longer holds (the double check), counting each denial', async () => {
     const who = await person();
     const tokens = await tokensFor(who, 'openid users.view roles.view');
