@@ -808,6 +808,80 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "admin/grants/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description One person's grants to OAuth clients (`user_id`), newest first, as `me/grants/` lists them. */
+        get: {
+            parameters: {
+                query: {
+                    page?: number;
+                    page_size?: number;
+                    /** @description The person whose grants are listed */
+                    user_id: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            count: number;
+                            next: string | null;
+                            page: number;
+                            page_size: number;
+                            previous: string | null;
+                            results: {
+                                client_id: string;
+                                client_name: string;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** @description What ai/authorize/ counts this grant's access tokens against; null for a grant without a resource */
+                                delegation: {
+                                    /** @description The delegation in ai/agent-tokens/: its usage, limits and pending actions */
+                                    agent_token_id: number;
+                                    budget_limit_usd: number | null;
+                                    /** Format: date-time */
+                                    expires_at: string;
+                                    max_requests_per_minute: number;
+                                } | null;
+                                /** @description The grant's id */
+                                id: string;
+                                /** @description The organization slug it is bound to */
+                                organization: string | null;
+                                /** @description The API its access tokens are for; null: userinfo only */
+                                resource: string | null;
+                                scopes: string[];
+                                /** @description Its delegation's state (docs/oauth.md "Grants and ai/authorize/"): suspended by a breaker or by the person, revoked or expired; a grant without a resource is active while it lasts */
+                                status: "active" | "suspended" | "revoked" | "expired";
+                                /** @description False for clients registered dynamically or by a metadata document */
+                                verified: boolean;
+                            }[];
+                            total_pages: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "admin/grants/{id}/": {
         parameters: {
             query?: never;

@@ -30,6 +30,8 @@ export interface ConsoleConfig {
   access_key: string;
   /** The origins the console's application is accepted from: SVC_PUBLIC_URL's. */
   origins: string[];
+  /** Whether the authorization server is on (SVC_OAUTH_ENABLED): the OAuth grants are shown only then. */
+  oauth: boolean;
 }
 
 /** An API refusal as the server put it: its catalogue code, its message and any details. */

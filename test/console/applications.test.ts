@@ -30,7 +30,8 @@ describeInBrowser('the console\'s Applications page in Chromium', () => {
     await form.getByLabel('Name').fill('Billing backend');
     await form.getByLabel('Description').fill('Invoices <b>and</b> receipts');
     await form.getByLabel('Kind').selectOption('confidential');
-    await form.getByLabel('Redirect URIs').fill('https://billing.example.com/callback\n\n  https://billing.example.com/magic  \n');
+    await form.getByLabel('Redirect URIs', { exact: true }).fill('https://billing.example.com/callback\n\n  https://billing.example.com/magic  \n');
+    await form.getByLabel('Post-logout redirect URIs').fill('https://billing.example.com/signed-out');
     await form.getByLabel('Allowed origins').fill('https://billing.example.com');
     await form.getByRole('button', { name: 'Create application' }).click();
     await page.getByRole('heading', { name: 'Credentials of Billing backend' }).waitFor();
@@ -42,6 +43,7 @@ describeInBrowser('the console\'s Applications page in Chromium', () => {
     const row = await c.t.container.db.selectFrom('applications').selectAll().where('access_key', '=', key).executeTakeFirstOrThrow();
     assert.deepEqual([row.name, row.kind, row.description, row.redirect_uris, row.allowed_origins], ['Billing backend', 'confidential',
       'Invoices <b>and</b> receipts', ['https://billing.example.com/callback', 'https://billing.example.com/magic'], ['https://billing.example.com']]);
+    assert.deepEqual(row.post_logout_redirect_uris, ['https://billing.example.com/signed-out'], 'the OAuth sign-out address is kept');
     assert.notEqual(await appAuthCode(key, secret), 'APP_AUTH_INVALID');
     assert.equal(await appAuthCode(key, 'not-the-secret'), 'APP_AUTH_INVALID');
 
@@ -69,7 +71,7 @@ describeInBrowser('the console\'s Applications page in Chromium', () => {
     assert.equal(await page.locator('.secret').count(), 0);
 
     // A bad redirect URI: the API's 400 in words, next to the form; nothing is saved.
-    await page.getByLabel('Redirect URIs').fill('https://billing.example.com/callback\nbilling.example.com/no-scheme');
+    await page.getByLabel('Redirect URIs', { exact: true }).fill('https://billing.example.com/callback\nbilling.example.com/no-scheme');
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.getByRole('alert').filter({ hasText: 'VALIDATION_ERROR' }).waitFor();
     const problemsList = page.getByRole('list', { name: 'Problems with the form' });
@@ -79,7 +81,7 @@ describeInBrowser('the console\'s Applications page in Chromium', () => {
     assert.deepEqual(unchanged.redirect_uris, ['https://billing.example.com/callback', 'https://billing.example.com/magic']);
 
     // A good edit is saved.
-    await page.getByLabel('Redirect URIs').fill('https://billing.example.com/callback');
+    await page.getByLabel('Redirect URIs', { exact: true }).fill('https://billing.example.com/callback');
     await page.getByLabel('Name').fill('Billing service');
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();

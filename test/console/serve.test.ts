@@ -56,7 +56,8 @@ describe('the console at /console/ (SVC_CONSOLE_ENABLED on)', () => {
       .where('builtin', '=', 'console').executeTakeFirstOrThrow();
     assert.equal(app.kind, 'public');
     assert.equal(app.secret_hash, null);
-    assert.deepEqual(res.json(), { api_prefix: t.container.config.API_PREFIX, access_key: app.access_key, origins: app.allowed_origins });
+    assert.deepEqual(res.json(), { api_prefix: t.container.config.API_PREFIX, access_key: app.access_key, origins: app.allowed_origins,
+      oauth: false });
     assert.equal(app.allowed_origins.length, 1);
   });
 

@@ -27,6 +27,8 @@ const ConsoleConfigResponse = Type.Object({
   api_prefix: Type.String(),
   access_key: Type.String(),
   origins: Type.Array(Type.String()),
+  /** Whether the authorization server is on: the pages that show OAuth grants ask for them only then. */
+  oauth: Type.Boolean(),
 });
 
 /** The path below `assets/` a hashed asset is asked for at. */
@@ -64,7 +66,8 @@ export default async function consoleRoutes(app: TypedApp, { container, apiPrefi
       const application = await container.services.console.application();
       // The origins let a page opened at another address (localhost for 127.0.0.1) say where the console works.
       return reply.header('cache-control', 'no-store')
-        .send({ api_prefix: apiPrefix, access_key: application.access_key, origins: application.allowed_origins });
+        .send({ api_prefix: apiPrefix, access_key: application.access_key, origins: application.allowed_origins,
+          oauth: container.config.OAUTH_ENABLED });
     });
 
     if (!built) {

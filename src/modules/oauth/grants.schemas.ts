@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { Nullable } from '../../http/schema.js';
+import { PageQuery } from '../../core/pagination.js';
 
 /** One grant a person approved (docs/oauth.md "Grants"): a delegation to a client. */
 export const OauthGrant = Type.Object({
@@ -23,3 +24,9 @@ export const OauthGrant = Type.Object({
 });
 
 export const GrantParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+
+/** `GET admin/grants/?user_id=`: one person's grants, a page at a time. */
+export const AdminGrantQuery = Type.Object({
+  ...PageQuery.properties,
+  user_id: Type.Integer({ minimum: 1, description: 'The person whose grants are listed' }),
+});

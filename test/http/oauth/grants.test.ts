@@ -66,14 +66,21 @@ describe('OAuth grants (docs/oauth.md "Grants")', () => {
     assert.equal(await active(tokens.access_token), true);
   });
 
-  it('an administrator with users.manage revokes any grant; without it, 403', async () => {
+  it('an administrator with users.view lists a person\'s grants, with users.manage revokes any of them; without, 403', async () => {
     const tokens = await oauth.tokensFor(config, user);
     const [grant] = await grantsOf((await signIn(t, user)).access_token);
     const clerk = await person('clerk');
-    const denied = await t.api({ method: 'DELETE', path: `admin/grants/${grant!.id}/`, token: (await signIn(t, clerk)).access_token });
+    const clerkToken = (await signIn(t, clerk)).access_token;
+    const denied = await t.api({ method: 'DELETE', path: `admin/grants/${grant!.id}/`, token: clerkToken });
     assert.equal(denied.statusCode, 403);
+    assert.equal((await t.api({ method: 'GET', path: `admin/grants/?user_id=${user.id}`, token: clerkToken })).statusCode, 403);
     const admin = await person('admin');
-    await grantDirect(t, admin.id, ['users.manage']);
+    await grantDirect(t, admin.id, ['users.manage', 'users.view']);
+    const listed = await t.api({ method: 'GET', path: `admin/grants/?user_id=${user.id}`, token: (await signIn(t, admin)).access_token });
+    assert.equal(listed.statusCode, 200, listed.body);
+    assert.deepEqual(listed.json().results.map((g: { id: string }) => g.id), [grant!.id]);
+    const nobody = await t.api({ method: 'GET', path: `admin/grants/?user_id=${clerk.id}`, token: (await signIn(t, admin)).access_token });
+    assert.deepEqual(nobody.json().results, []);
     const res = await t.api({ method: 'DELETE', path: `admin/grants/${grant!.id}/`, token: (await signIn(t, admin)).access_token });
     assert.equal(res.statusCode, 200, res.body);
     assert.equal(await active(tokens.access_token), false);

@@ -10,11 +10,13 @@ export interface ApplicationInput {
   description: string;
   kind?: 'confidential' | 'public';
   redirect_uris: string[];
+  post_logout_redirect_uris: string[];
   allowed_origins: string[];
   is_active?: boolean;
 }
 
-const LABELS = { name: 'Name', description: 'Description', kind: 'Kind', redirect_uris: 'Redirect URIs', allowed_origins: 'Allowed origins', is_active: 'Active' };
+const LABELS = { name: 'Name', description: 'Description', kind: 'Kind', redirect_uris: 'Redirect URIs',
+  post_logout_redirect_uris: 'Post-logout redirect URIs', allowed_origins: 'Allowed origins', is_active: 'Active' };
 
 /**
  * Create (with the kind, fixed afterwards) and edit (with Active) share one form; the API's field errors are shown
@@ -34,13 +36,15 @@ export function ApplicationForm({ initial, submitLabel, busy, error, isConsole =
   const [description, setDescription] = useState(initial?.description ?? '');
   const [kind, setKind] = useState<'confidential' | 'public'>(initial?.kind ?? 'confidential');
   const [redirects, setRedirects] = useState(joinLines(initial?.redirect_uris ?? []));
+  const [afterLogout, setAfterLogout] = useState(joinLines(initial?.post_logout_redirect_uris ?? []));
   const [origins, setOrigins] = useState(joinLines(initial?.allowed_origins ?? []));
   const [active, setActive] = useState(initial?.is_active ?? true);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     onSubmit({
-      name: name.trim(), description, redirect_uris: parseLines(redirects), allowed_origins: parseLines(origins),
+      name: name.trim(), description, redirect_uris: parseLines(redirects), post_logout_redirect_uris: parseLines(afterLogout),
+      allowed_origins: parseLines(origins),
       ...(initial ? { is_active: active } : { kind }),
     });
   };
@@ -57,6 +61,8 @@ export function ApplicationForm({ initial, submitLabel, busy, error, isConsole =
       )}
       <TextArea label="Redirect URIs" hint="One absolute http(s) URL a line, matched exactly." value={redirects}
         onChange={(e) => setRedirects(e.target.value)} />
+      <TextArea label="Post-logout redirect URIs" hint="Where OAuth sign-out (RP-initiated logout) may send the person back: one URL a line, matched exactly."
+        value={afterLogout} onChange={(e) => setAfterLogout(e.target.value)} />
       <TextArea label="Allowed origins" hint="One origin a line, such as https://app.example.com (no path). A public application needs one."
         value={origins} onChange={(e) => setOrigins(e.target.value)} />
       {initial && <Checkbox label="Active" checked={active} onChange={(e) => setActive(e.target.checked)} />}

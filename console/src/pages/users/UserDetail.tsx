@@ -1,4 +1,5 @@
-import type { ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
+import { loadConfig } from '../../api';
 import type { Me } from '../../App';
 import { ErrorMessage } from '../../ErrorMessage';
 import { href, Link } from '../../router';
@@ -9,11 +10,17 @@ import { StatusBadges } from './StatusBadges';
 import type { AdminUserDetail } from './types';
 import { UserActions } from './UserActions';
 import { UserRoles } from './UserRoles';
+import { UserGrants } from './UserGrants';
 import { UserSessions } from './UserSessions';
 
-/** `#/users/<id>`: one account, its roles, its sessions and devices, and what an operator may do to it. */
+/** `#/users/<id>`: one account, its roles, its sessions and devices, its OAuth grants, and what an operator may do to it. */
 export function UserDetail({ id, me }: { id: number; me: Me }) {
   const { data: user, error, loading, reload } = useApi<AdminUserDetail>(`admin/users/${id}/`);
+  // Grants exist only while the authorization server is on: the section is not even asked for otherwise.
+  const [oauth, setOauth] = useState(false);
+  useEffect(() => {
+    void loadConfig().then((config) => setOauth(config.oauth), () => setOauth(false));
+  }, []);
   return (
     <>
       <p><Link to={href('users')}>← All users</Link></p>
@@ -32,6 +39,7 @@ export function UserDetail({ id, me }: { id: number; me: Me }) {
             <UserRoles user={user} onChanged={reload} />
           </div>
           <UserSessions userId={user.id} />
+          {oauth && <UserGrants userId={user.id} />}
         </>
       )}
     </>

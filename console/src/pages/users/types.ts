@@ -17,3 +17,6 @@ export type RoleSummary = Row<'roles/'>;
 
 /** `GET admin/refresh-tokens/` rows: one per refresh token, each belonging to a session. */
 export type RefreshTokenRecord = Row<'admin/refresh-tokens/'>;
+
+/** `GET admin/grants/?user_id=` rows: the account's grants to OAuth clients (docs/oauth.md "Grants"). */
+export type OauthGrantRecord = Row<'admin/grants/'>;
