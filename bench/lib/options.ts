@@ -22,7 +22,8 @@ export const CLUSTER_GROUP = ['login', 'me', ...CLUSTER_SCENARIOS] as const;
  * runs before it lands: those scenarios and the baselines their targets divide by, on PostgreSQL, one round of 5 s
  * after 1 s of warm-up (docs/architecture.md "SQL on the hot paths").
  */
-export const QUICK_SCENARIOS = ['argon2-verify', 'bare-select', 'bare-insert-update', 'login', 'me', 'refresh', 'org-detail', 'authorize'] as const;
+export const QUICK_SCENARIOS = ['argon2-verify', 'bare-select', 'bare-insert-update', 'login', 'me', 'refresh', 'org-detail', 'authorize',
+  'oauth-authorize', 'oauth-introspect'] as const;
 const GROUPS: Record<string, readonly string[]> = {
   baselines: BASELINES, gatehouse: GATEHOUSE_SCENARIOS, cluster: CLUSTER_GROUP, 'better-auth': PEER_SCENARIOS, dashboard: DASHBOARD_SCENARIOS,
 };
