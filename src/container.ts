@@ -213,7 +213,7 @@ export async function buildContainer(opts: ContainerOptions) {
   const oauthResources = createOauthResourceService({ db, clock, audit, changes });
   const oauth = createOauthService({ db, clock, config, keys, appCredentials, resources: oauthResources, rbac, login,
     delegations: grantDelegations, orgs: organizations.resolver, verifier: oauthTokens,
-    cookieKey: deriveKey(secretKey, 'oauth-cookies') });
+    cookieKey: deriveKey(secretKey, 'oauth-cookies'), rotationKey: deriveKey(secretKey, 'oauth-refresh-rotation') });
   const webhooks = createWebhookService({ db, clock, config, audit, sealer: webhookSealer, events, delivery: webhookDelivery });
 
   return {

@@ -19,6 +19,7 @@ import { createOauthAccounts } from './accounts.js';
 import { createOauthClients } from './clients.js';
 import { errorPage, loggedOutPage, logoutPage, pageLanguage, pagePolicy, type Refusal } from './pages.js';
 import { createProvider, OFFLINE_REQUESTED, REGISTERED, type ProviderPages } from './provider.js';
+import { createRefreshGrace } from './refresh-grace.js';
 
 /** An HTML answer of the provider's own, under the pages' security policy. */
 function htmlPage(ctx: KoaContextWithOIDC, formTargets: string[]) {
@@ -38,6 +39,8 @@ type Deps = {
   verifier: AccessTokenVerifier;
   /** Signs the provider's cookies and binds each form's CSRF field to its cookie. */
   cookieKey: Buffer;
+  /** Derives a rotated refresh token's successor from it (the reuse grace). */
+  rotationKey: Buffer;
 };
 
 type Req = IncomingMessage;
@@ -60,7 +63,9 @@ export type InteractionView =
  * The authorization server (docs/oauth.md): the OpenID Provider, built on first use and rebuilt when the signing keys
  * change, and the steps of its sign-in and consent pages — which run every check of a password login.
  */
-export function createOauthService({ db, clock, config, keys, appCredentials, resources, rbac, login, delegations, orgs, verifier, cookieKey }: Deps) {
+export function createOauthService({ db, clock, config, keys, appCredentials, resources, rbac, login, delegations, orgs, verifier, cookieKey,
+  rotationKey }: Deps) {
+  const refreshGrace = createRefreshGrace({ db, clock, key: rotationKey, graceSeconds: config.REFRESH_TOKEN_REUSE_GRACE });
   const clients = createOauthClients({ appCredentials, resources });
   const accounts = createOauthAccounts({ db, clock });
   /** The permission codes a person holds now: what consent may grant and introspection reports (docs/oauth.md "Scopes"). */
@@ -75,7 +80,7 @@ export function createOauthService({ db, clock, config, keys, appCredentials, re
     // Requests arriving together while it is built share one build.
     if (building?.version !== set.version) {
       const version = set.version;
-      const promise = createProvider({ db, clock, config, clients, accounts, resources, verifier, keys: { keys: set.keys as never },
+      const promise = createProvider({ db, clock, config, clients, accounts, resources, verifier, refreshGrace, keys: { keys: set.keys as never },
         cookieKeys: [cookieKey.toString('base64url')], pages: providerPages }).then((built) => {
         current = { version, provider: built };
         return built;

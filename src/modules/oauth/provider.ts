@@ -10,6 +10,7 @@ import type { OauthResourceService } from './resources.service.js';
 import { recordAdapter } from './record-adapter.js';
 import { handBack, readBody } from './request-body.js';
 import type { AccessTokenVerifier } from './access-token-verifier.js';
+import { rotateUnlessInGrace, type RefreshGrace } from './refresh-grace.js';
 import { orgSlugsIn } from './consent.js';
 import { checkTarget } from '../webhooks/url-guard.js';
 
@@ -134,6 +135,8 @@ export interface ProviderDeps {
   resources: OauthResourceService;
   /** Checks the JWT access tokens the provider issued (introspection and revocation of a JWT). */
   verifier: AccessTokenVerifier;
+  /** Refresh tokens' reuse grace: successors derived from their predecessors. */
+  refreshGrace: RefreshGrace;
   db: Db;
   clock: Clock;
   config: Config;
@@ -158,14 +161,14 @@ export interface ProviderPages {
  * flow only, PKCE S256 for every client, codes valid 60 s, refresh tokens rotated, Gatehouse's applications as
  * clients, its accounts and sign-in checks, its signing keys, its database.
  */
-export async function createProvider({ db, clock, config, clients, accounts, resources, verifier, keys, cookieKeys, pages }: ProviderDeps)
+export async function createProvider({ db, clock, config, clients, accounts, resources, verifier, refreshGrace, keys, cookieKeys, pages }: ProviderDeps)
   : Promise<Provider> {
   // Loaded on first use: most deployments never serve OAuth, and importing it on Node 20 prints a runtime notice.
   const { default: OidcProvider, errors } = await import('oidc-provider');
   const issuer = publicUrlOf(config);
   const jwts = createJwtAccessTokens({ db, clock, clients, verifier });
   const configuration: Configuration = {
-    adapter: recordAdapter(db, clock, clients, errors),
+    adapter: recordAdapter(db, clock, clients, errors, refreshGrace.withinGrace),
     findAccount: (_ctx, sub, token) => accounts.find(sub, token as IssuedToken | undefined),
     claims: CLAIMS,
     scopes: ['openid', 'offline_access', 'profile', 'email', 'phone'],
@@ -244,7 +247,8 @@ export async function createProvider({ db, clock, config, clients, accounts, res
     extraClientMetadata: { properties: [REGISTERED, RESOURCE_URI], validator: registeredClientRules },
     fetch: metadataFetch(config.OAUTH_ALLOW_PRIVATE_CLIENT_METADATA),
     extraTokenClaims: (ctx, token) => jwts.issued(ctx, token as unknown as IssuingToken),
-    rotateRefreshToken: true,
+    // Every refresh rotates, but for a successor handed out again within the reuse grace (refresh-grace.ts).
+    rotateRefreshToken: rotateUnlessInGrace,
     extraParams: [OFFLINE_REQUESTED],
     // A refresh token whenever offline_access was granted at consent (docs/oauth.md "Scopes"), prompt=consent or not.
     issueRefreshToken: (ctx, client, code) => client.grantTypeAllowed('refresh_token')
@@ -255,6 +259,8 @@ export async function createProvider({ db, clock, config, clients, accounts, res
   const provider = new OidcProvider(issuer, configuration);
   provider.use((ctx, next) => jwts.middleware(ctx as KoaContextWithOIDC, next, OAUTH_ROUTES));
   provider.use((ctx, next) => withoutRegisteredScope(ctx as KoaContextWithOIDC, next));
+  provider.use((ctx, next) => refreshGrace.middleware(ctx as KoaContextWithOIDC, next, OAUTH_ROUTES.token));
+  refreshGrace.deriveSuccessors(provider, OidcProvider as unknown as { readonly ctx: KoaContextWithOIDC | undefined });
   // oidc-provider drops offline_access from a request without prompt=consent; the request keeps it as a parameter of its
   // own instead, which the consent step turns into offline access on the grant.
   provider.use(async (ctx, next) => {

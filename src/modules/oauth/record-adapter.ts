@@ -21,7 +21,9 @@ function accountOf(payload: AdapterPayload): number | null {
  * statement, so of two redemptions of the same code exactly one wins and the other revokes what the code issued.
  * `Client` records are Gatehouse's applications first (clients.ts), then the clients registered dynamically.
  */
-export function recordAdapter(db: Db, clock: Clock, clients: OauthClients, errors: typeof ProviderErrors) {
+export function recordAdapter(db: Db, clock: Clock, clients: OauthClients, errors: typeof ProviderErrors,
+  /** Whether a refresh token retired at that time is within its reuse grace (refresh-grace.ts). */
+  withinGrace: (consumedAt: Date | null) => boolean) {
   return class RecordAdapter implements Adapter {
     constructor(private readonly model: string) {}
 
@@ -55,10 +57,11 @@ export function recordAdapter(db: Db, clock: Clock, clients: OauthClients, error
     }
 
     async consume(id: string): Promise<void> {
-      const { consumed, grantId } = await repo.consumeRecord(db, this.model, sha256Hex(id), clock.now());
+      const { consumed, grantId, consumedAt } = await repo.consumeRecord(db, this.model, sha256Hex(id), clock.now());
       if (consumed) return;
-      // Redeemed meanwhile by a parallel request: as for any replay, what it issued is revoked.
-      if (grantId) await repo.endGrant(db, grantId, clock.now());
+      // Redeemed meanwhile by a parallel request: as for any replay, what it issued is revoked — but for a refresh token
+      // retired within its reuse grace (parallel refreshes): that request is refused, and a retry gets the successor.
+      if (grantId && !(this.model === 'RefreshToken' && withinGrace(consumedAt))) await repo.endGrant(db, grantId, clock.now());
       throw new errors.InvalidGrant(`${this.model === 'AuthorizationCode' ? 'authorization code' : 'token'} already consumed`);
     }
 

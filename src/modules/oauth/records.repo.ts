@@ -75,14 +75,15 @@ export const findRecordByUid = (db: Executor, model: string, uid: string, now: D
  * Marks a record consumed in one statement: answers its grant id when this call consumed it, or null when it was
  * consumed already (or is gone), so that of two parallel redemptions exactly one wins.
  */
-export async function consumeRecord(db: Executor, model: string, idHash: string, now: Date): Promise<{ consumed: boolean; grantId: string | null }> {
+export async function consumeRecord(db: Executor, model: string, idHash: string, now: Date)
+  : Promise<{ consumed: boolean; grantId: string | null; consumedAt: Date | null }> {
   const row = await db.updateTable('oauth_records').set({ consumed_at: now })
     .where('model', '=', model).where('id_hash', '=', idHash).where('consumed_at', 'is', null)
     .returning('grant_id').executeTakeFirst();
-  if (row) return { consumed: true, grantId: row.grant_id };
-  const other = await db.selectFrom('oauth_records').select('grant_id').where('model', '=', model).where('id_hash', '=', idHash)
+  if (row) return { consumed: true, grantId: row.grant_id, consumedAt: now };
+  const other = await db.selectFrom('oauth_records').select(['grant_id', 'consumed_at']).where('model', '=', model).where('id_hash', '=', idHash)
     .executeTakeFirst();
-  return { consumed: false, grantId: other?.grant_id ?? null };
+  return { consumed: false, grantId: other?.grant_id ?? null, consumedAt: other?.consumed_at ?? null };
 }
 
 export const deleteRecord = (db: Executor, model: string, idHash: string) =>
