@@ -44,7 +44,9 @@ interface StoredJwt { clientId: string; accountId?: string; scope?: string; aud?
 
 type Deps = { db: Db; clock: Clock; clients: OauthClients;
   /** Checks a JWT access token's signature, issuer and expiry against the provider's keys. */
-  verifier: AccessTokenVerifier };
+  verifier: AccessTokenVerifier;
+  /** What a person holds in an organization (a grant bound by `org:<slug>`), or null without a role there. */
+  orgPermissions: (slug: string, userId: number) => Promise<ReadonlySet<string> | null> };
 
 /** A confidential caller of introspection or revocation, with the resource it is when it is one. */
 type Caller = { clientId: string; resource?: string };
@@ -57,7 +59,7 @@ const isJwt = (token: string) => /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]
  * is issued, and introspection and revocation of a JWT are answered here — after the caller's credentials, the
  * signature, the record, the person's state and, for a resource, the audience are checked.
  */
-export function createJwtAccessTokens({ db, clock, clients, verifier }: Deps) {
+export function createJwtAccessTokens({ db, clock, clients, verifier, orgPermissions }: Deps) {
   /** Called while the provider issues an access token: records a JWT one, and answers the claims it adds. */
   async function issued(ctx: KoaContextWithOIDC, token: IssuingToken): Promise<Record<string, unknown> | undefined> {
     if (token.kind !== 'AccessToken' || !token.resourceServer) return undefined;
@@ -141,7 +143,10 @@ export function createJwtAccessTokens({ db, clock, clients, verifier }: Deps) {
     // What the grant may do now: its permission scopes the person still holds (docs/oauth.md "Scopes").
     const holds = row.user_id === null ? permissionSet([])
       : (await permissionGraph(db, row.user_grants.version)).permissionSetOf(row.user_grants, row.is_superuser);
-    const scope = (stored.scope ?? '').split(' ').filter((s) => s && (OPENID_SCOPES.has(s) || s.startsWith('org:') || holds.has(s))).join(' ');
+    // A grant bound to an organization may use what the person holds there too (their role there, now).
+    const inOrg = row.organization_slug && row.user_id !== null ? await orgPermissions(row.organization_slug, row.user_id) : null;
+    const scope = (stored.scope ?? '').split(' ')
+      .filter((s) => s && (OPENID_SCOPES.has(s) || s.startsWith('org:') || holds.has(s) || inOrg?.has(s))).join(' ');
     return {
       active: true, scope: scope || undefined, client_id: stored.clientId, sub: stored.accountId, aud: stored.aud, iss: claims.iss,
       exp: claims.exp, iat: claims.iat, auth_time: stored.authTime, token_type: 'Bearer', jti: claims.jti,

@@ -81,6 +81,7 @@ export function createOauthService({ db, clock, config, keys, appCredentials, re
     if (building?.version !== set.version) {
       const version = set.version;
       const promise = createProvider({ db, clock, config, clients, accounts, resources, verifier, refreshGrace, keys: { keys: set.keys as never },
+        orgPermissions: async (slug, userId) => (await organizationOf([slug], userId))?.permissions ?? null,
         cookieKeys: [cookieKey.toString('base64url')], pages: providerPages }).then((built) => {
         current = { version, provider: built };
         return built;

@@ -137,6 +137,8 @@ export interface ProviderDeps {
   verifier: AccessTokenVerifier;
   /** Refresh tokens' reuse grace: successors derived from their predecessors. */
   refreshGrace: RefreshGrace;
+  /** What a person holds in an organization, for a grant bound to it (introspection's `scope`). */
+  orgPermissions: (slug: string, userId: number) => Promise<ReadonlySet<string> | null>;
   db: Db;
   clock: Clock;
   config: Config;
@@ -161,12 +163,13 @@ export interface ProviderPages {
  * flow only, PKCE S256 for every client, codes valid 60 s, refresh tokens rotated, Gatehouse's applications as
  * clients, its accounts and sign-in checks, its signing keys, its database.
  */
-export async function createProvider({ db, clock, config, clients, accounts, resources, verifier, refreshGrace, keys, cookieKeys, pages }: ProviderDeps)
+export async function createProvider({ db, clock, config, clients, accounts, resources, verifier, refreshGrace, orgPermissions, keys, cookieKeys,
+  pages }: ProviderDeps)
   : Promise<Provider> {
   // Loaded on first use: most deployments never serve OAuth, and importing it on Node 20 prints a runtime notice.
   const { default: OidcProvider, errors } = await import('oidc-provider');
   const issuer = publicUrlOf(config);
-  const jwts = createJwtAccessTokens({ db, clock, clients, verifier });
+  const jwts = createJwtAccessTokens({ db, clock, clients, verifier, orgPermissions });
   const configuration: Configuration = {
     adapter: recordAdapter(db, clock, clients, errors, refreshGrace.withinGrace),
     findAccount: (_ctx, sub, token) => accounts.find(sub, token as IssuedToken | undefined),

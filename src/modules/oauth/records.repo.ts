@@ -53,13 +53,14 @@ export async function introspectJwt(db: Executor, model: string, idHash: string,
   const { rows } = await sql<{
     payload: Record<string, unknown>; delegation_live: boolean; user_id: number | null; is_active: boolean; is_banned: boolean;
     deleted_at: Date | null; deletion_scheduled_at: Date | null; locked_until: Date | null; tokens_valid_after: Date | null;
-    is_superuser: boolean; user_grants: GrantRefs;
+    is_superuser: boolean; user_grants: GrantRefs; organization_slug: string | null;
   }>`
-    select r.payload, (a.id is null or (a.status = 'ACTIVE' and a.expires_at > ${now})) as delegation_live,
+    select r.payload, (a.id is null or (a.status = 'ACTIVE' and a.expires_at > ${now})) as delegation_live, o.slug as organization_slug,
       u.id as user_id, u.is_active, u.is_banned, u.deleted_at, u.deletion_scheduled_at, u.locked_until, u.tokens_valid_after,
       u.is_superuser, ${sql.raw(grantRefsSql('u.id'))} as user_grants
     from oauth_records r
     left join agent_tokens a on a.oauth_grant_id = r.grant_id
+    left join organizations o on o.id = a.organization_id
     left join users u on u.id = r.account_id
     where r.model = ${model} and r.id_hash = ${idHash} and r.expires_at > ${now}`.execute(db);
   return rows[0];

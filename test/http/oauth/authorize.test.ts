@@ -240,6 +240,8 @@ describe('ai/authorize/ with OAuth access tokens (docs/oauth.md "Grants and ai/a
       .filter((s) => s !== 'openid'));
     const [grant] = await grantsOf(who);
     assert.equal(grant.organization, 'acme-tools');
+    // What the grant may do now, by the person's role in the organization (they hold org.view nowhere else).
+    assert.deepEqual((await introspect(tokens.access_token)).scope?.split(' ').sort(), ['org.view', 'org:acme-tools']);
     expectStatus(await authorize(tokens.access_token, { permission: 'org.view', organization: 'acme-tools' }), 200);
     denied(await authorize(tokens.access_token, { permission: 'org.view', organization: 'globex-tools' }), 403, 'AGENT_PERMISSION_DENIED');
 
