@@ -1,4 +1,4 @@
-import { sql, type ExpressionBuilder } from 'kysely';
+import { CompiledQuery, sql, type ExpressionBuilder } from 'kysely';
 import type { DatabaseSchema, Executor } from '../../db/database.js';
 import { grantRefsSql, type GrantRefs } from '../rbac/permission-graph.js';
 
@@ -45,24 +45,30 @@ export const findJwtRecord = (db: Executor, model: string, idHash: string, now: 
     .where('r.model', '=', model).where('r.id_hash', '=', idHash).where('r.expires_at', '>', now)
     .executeTakeFirst();
 
+/** The row {@link introspectJwt} answers. */
+export interface IntrospectedJwt {
+  payload: Record<string, unknown>; delegation_live: boolean; organization_slug: string | null; user_id: number | null;
+  is_active: boolean; is_banned: boolean; deleted_at: Date | null; deletion_scheduled_at: Date | null; locked_until: Date | null;
+  tokens_valid_after: Date | null; is_superuser: boolean; user_grants: GrantRefs;
+}
+
+/** Sent as it is, never compiled per call: introspection is on every call a resource makes. */
+const INTROSPECT_JWT = `
+  select r.payload, (a.id is null or (a.status = 'ACTIVE' and a.expires_at > $3::timestamptz)) as delegation_live,
+    o.slug as organization_slug, u.id as user_id, u.is_active, u.is_banned, u.deleted_at, u.deletion_scheduled_at, u.locked_until,
+    u.tokens_valid_after, u.is_superuser, ${grantRefsSql('u.id')} as user_grants
+  from oauth_records r
+  left join agent_tokens a on a.oauth_grant_id = r.grant_id
+  left join organizations o on o.id = a.organization_id
+  left join users u on u.id = r.account_id
+  where r.model = $1 and r.id_hash = $2 and r.expires_at > $3::timestamptz`;
+
 /**
  * Introspection of a JWT access token in one statement: its live record, whether its grant's delegation is live, and
  * its person's state with the references of their grants (what they hold now).
  */
-export async function introspectJwt(db: Executor, model: string, idHash: string, now: Date) {
-  const { rows } = await sql<{
-    payload: Record<string, unknown>; delegation_live: boolean; user_id: number | null; is_active: boolean; is_banned: boolean;
-    deleted_at: Date | null; deletion_scheduled_at: Date | null; locked_until: Date | null; tokens_valid_after: Date | null;
-    is_superuser: boolean; user_grants: GrantRefs; organization_slug: string | null;
-  }>`
-    select r.payload, (a.id is null or (a.status = 'ACTIVE' and a.expires_at > ${now})) as delegation_live, o.slug as organization_slug,
-      u.id as user_id, u.is_active, u.is_banned, u.deleted_at, u.deletion_scheduled_at, u.locked_until, u.tokens_valid_after,
-      u.is_superuser, ${sql.raw(grantRefsSql('u.id'))} as user_grants
-    from oauth_records r
-    left join agent_tokens a on a.oauth_grant_id = r.grant_id
-    left join organizations o on o.id = a.organization_id
-    left join users u on u.id = r.account_id
-    where r.model = ${model} and r.id_hash = ${idHash} and r.expires_at > ${now}`.execute(db);
+export async function introspectJwt(db: Executor, model: string, idHash: string, now: Date): Promise<IntrospectedJwt | undefined> {
+  const { rows } = await db.executeQuery<IntrospectedJwt>(CompiledQuery.raw(INTROSPECT_JWT, [model, idHash, now.toISOString()]));
   return rows[0];
 }
 
