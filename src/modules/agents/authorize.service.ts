@@ -1,6 +1,6 @@
 import type { Config } from '../../config/settings.js';
 import { AppError, type FieldErrors } from '../../core/errors.js';
-import { resolveOrgContext, type OrgContext, type OrgContextResolver } from '../organizations/org-context.js';
+import { orgContextIfMember, type OrgContext, type OrgContextResolver } from '../organizations/org-context.js';
 import type { AgentAuthService } from './agent-auth.service.js';
 import type { AgentContext } from './agent-context.js';
 import { checkAgentOrganization, checkAgentPermission } from './agent-policy.js';
@@ -76,13 +76,7 @@ export function createAuthorizeService({ config, agents, orgs, pendingActions, o
    * all fail the double check rather than answering the organization routes' 403 NOT_MEMBER or 404.
    */
   async function contextOf(slug: string, agent: AgentContext): Promise<OrgContext | null> {
-    if (!config.ORGANIZATIONS_ENABLED) return null;
-    try {
-      return await resolveOrgContext(orgs, slug, agent.user.id);
-    } catch (err) {
-      if (err instanceof AppError && (err.code === 'NOT_MEMBER' || err.code === 'ORG_NOT_FOUND')) return null;
-      throw err;
-    }
+    return config.ORGANIZATIONS_ENABLED ? orgContextIfMember(orgs, slug, agent.user.id) : null;
   }
 
   /** After {@link authenticate}: the double check, then approval. Answers allow (200) or pending (202); a denial throws. */

@@ -53,14 +53,14 @@ export interface Rotation {
   announced: boolean;
 }
 
+/** How long the provider's key set, computed from unchanged rings, is answered again without recomputing it. */
+const PROVIDER_SET_FRESH_MS = 1_000;
+
 /**
  * Access-token signing keys (docs/resource-servers.md): the HS256 secret, a key from `SVC_JWT_PRIVATE_KEY`, or
  * keys generated and stored sealed in the database, rotated by `gatehouse keys rotate` and kept current on every instance.
  * Also the OpenID Provider's keys (`providerKeys`): the RS256 access keys themselves, or an RS256 set of its own.
  */
-/** How long the provider's key set, computed from unchanged rings, is answered again without recomputing it. */
-const PROVIDER_SET_FRESH_MS = 1_000;
-
 export function createKeyService(deps: Deps) {
   const { db, clock, config, sealer, changes } = deps;
   const source: KeySource = config.JWT_ALGORITHM === 'HS256' ? 'secret' : config.JWT_PRIVATE_KEY ? 'environment' : 'database';
@@ -153,6 +153,9 @@ export function createKeyService(deps: Deps) {
     await stopping?.();
   }
 
+  /** The provider's key set last computed, from which rings and when (see providerKeys). */
+  let lastSet: { rings: Keyring[]; at: number; set: ProviderKeys } | undefined;
+
   /**
    * The private JWKs the OpenID Provider signs and verifies with (docs/resource-servers.md "The OpenID Provider's
    * keys"): the RS256 signing key first, then the other keys of its set still verifying, then the asymmetric access keys
@@ -172,7 +175,6 @@ export function createKeyService(deps: Deps) {
     lastSet = { rings, at: now.getTime(), set };
     return set;
   }
-  let lastSet: { rings: Keyring[]; at: number; set: ProviderKeys } | undefined;
 
   /** The OpenID Provider's own set, loaded (created the first time) and from then on watched. */
   async function openIdRing(): Promise<Keyring> {

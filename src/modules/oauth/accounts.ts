@@ -10,12 +10,6 @@ const idOf = (sub: string): number | null => (/^[1-9][0-9]{0,17}$/.test(sub) ? N
 /** A code or token as the provider hands it to `findAccount`: when it was issued (seconds). */
 export interface IssuedToken { iat?: number }
 
-/**
- * The provider's accounts are Gatehouse's users (docs/oauth.md "Claims"). An account that can no longer sign in
- * (inactive, banned, deleted, locked) is not found, and neither is it for a token issued before its
- * `tokens_valid_after` (the event that set it revoked the person's grants; this covers a token issued meanwhile):
- * userinfo, refresh and introspection then refuse the token.
- */
 /** The account's state that decides whether its tokens still hold. */
 export type AccountState = Parameters<typeof canSignIn>[0] & { locked_until: Date | null; tokens_valid_after: Date | null };
 
@@ -29,6 +23,12 @@ export function admits(user: AccountState, now: Date, iat: number | undefined): 
   return !(iat !== undefined && user.tokens_valid_after && iat * 1000 < user.tokens_valid_after.getTime());
 }
 
+/**
+ * The provider's accounts are Gatehouse's users (docs/oauth.md "Claims"). An account that can no longer sign in
+ * (inactive, banned, deleted, locked) is not found, and neither is it for a token issued before its
+ * `tokens_valid_after` (the event that set it revoked the person's grants; this covers a token issued meanwhile):
+ * userinfo, refresh and introspection then refuse the token.
+ */
 export function createOauthAccounts({ db, clock }: { db: Db; clock: Clock }) {
   async function find(sub: string, token?: IssuedToken): Promise<Account | undefined> {
     const id = idOf(sub);

@@ -11,9 +11,10 @@ import * as repo from './records.repo.js';
 import { handBack, readBody } from './request-body.js';
 
 /**
- * Whether a token may be introspected as active (docs/oauth.md "Resources", "Grants"), for an opaque token and a JWT
- * alike: a resource sees only the tokens whose audience it is, and a token of a person who can no longer sign in, or
- * issued before their `tokens_valid_after`, is inactive.
+ * Whether a token the provider introspects itself (an opaque one) may be answered as active (docs/oauth.md "Resources",
+ * "Grants"): a resource sees only the tokens whose audience it is, and a token of a person who can no longer sign in, or
+ * issued before their `tokens_valid_after`, is inactive. A JWT is answered by {@link createJwtAccessTokens}, which reads
+ * the same in its one statement.
  */
 export async function introspectable(accounts: OauthAccounts, callerResource: string | undefined,
   token: { aud?: string | string[] | undefined; accountId?: string | undefined; iat?: number | undefined }): Promise<boolean> {
@@ -120,7 +121,7 @@ export function createJwtAccessTokens({ db, clock, clients, verifier, orgPermiss
     const claims = await verified(token);
     if (route === 'revocation') {
       const hash = claims ? sha256Hex(claims.jti) : undefined;
-      const record = hash ? await repo.findJwtRecord(db, JWT_RECORD, hash, clock.now()) : undefined;
+      const record = hash ? await repo.findRecord(db, JWT_RECORD, hash, clock.now()) : undefined;
       if (hash && (record?.payload as StoredJwt | undefined)?.clientId === caller.clientId) await repo.deleteRecord(db, JWT_RECORD, hash);
       ctx.status = 200;
       ctx.body = '';

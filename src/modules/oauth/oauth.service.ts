@@ -11,7 +11,7 @@ import type { LoginMeta, LoginService, ProviderOutcome } from '../auth/login.ser
 import type { KeyService } from '../keys/keys.service.js';
 import type { AccessTokenVerifier } from './access-token-verifier.js';
 import type { GrantDelegationService } from '../agents/grant-delegations.service.js';
-import { resolveOrgContext, type OrgContext, type OrgContextResolver } from '../organizations/org-context.js';
+import { orgContextIfMember, type OrgContext, type OrgContextResolver } from '../organizations/org-context.js';
 import type { RbacService } from '../rbac/rbac.service.js';
 import { chosenLimits, isOrgScope, limitChoices, orgSlugsIn, permissionsOf, verifiedLimits, type LimitChoices } from './consent.js';
 import type { OauthResourceService } from './resources.service.js';
@@ -197,12 +197,7 @@ export function createOauthService({ db, clock, config, keys, appCredentials, re
    */
   async function organizationOf(slugs: string[], userId: number): Promise<OrgContext | null> {
     if (!config.ORGANIZATIONS_ENABLED || slugs.length === 0) return null;
-    try {
-      return await resolveOrgContext(orgs, slugs[0]!, userId);
-    } catch (err) {
-      if (err instanceof AppError && (err.code === 'NOT_MEMBER' || err.code === 'ORG_NOT_FOUND')) return null;
-      throw err;
-    }
+    return orgContextIfMember(orgs, slugs[0]!, userId);
   }
 
   /**

@@ -168,7 +168,6 @@ export async function createProvider({ db, clock, config, clients, accounts, res
   : Promise<Provider> {
   // Loaded on first use: most deployments never serve OAuth, and importing it on Node 20 prints a runtime notice.
   const { default: OidcProvider, errors } = await import('oidc-provider');
-  const issuer = publicUrlOf(config);
   const jwts = createJwtAccessTokens({ db, clock, clients, verifier, orgPermissions });
   const configuration: Configuration = {
     adapter: recordAdapter(db, clock, clients, errors, refreshGrace.withinGrace),
@@ -259,7 +258,7 @@ export async function createProvider({ db, clock, config, clients, accounts, res
     expiresWithSession: (ctx, code) => !code.scopes.has('offline_access') && !grantsOffline(ctx.oidc.entities.Grant),
     renderError: pages.renderError,
   };
-  const provider = new OidcProvider(issuer, configuration);
+  const provider = new OidcProvider(publicUrlOf(config), configuration);
   provider.use((ctx, next) => jwts.middleware(ctx as KoaContextWithOIDC, next, OAUTH_ROUTES));
   provider.use((ctx, next) => withoutRegisteredScope(ctx as KoaContextWithOIDC, next));
   provider.use((ctx, next) => refreshGrace.middleware(ctx as KoaContextWithOIDC, next, OAUTH_ROUTES.token));

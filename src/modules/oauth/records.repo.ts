@@ -22,9 +22,9 @@ export const upsertRecord = (db: Executor, r: RecordValues) =>
     }))
     .execute();
 
-/** A record that has not expired at `now` (a record without expiry never does). */
+/** A record that has not expired at `now` (a record without expiry never does); qualified, so it holds in a join too. */
 const unexpired = (now: Date) => (eb: ExpressionBuilder<DatabaseSchema, 'oauth_records'>) =>
-  eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]);
+  eb.or([eb('oauth_records.expires_at', 'is', null), eb('oauth_records.expires_at', '>', now)]);
 
 const LIVE_COLUMNS = ['payload', 'consumed_at'] as const;
 
@@ -33,16 +33,6 @@ export const findRecord = (db: Executor, model: string, idHash: string, now: Dat
   db.selectFrom('oauth_records').select(LIVE_COLUMNS)
     .where('model', '=', model).where('id_hash', '=', idHash)
     .where(unexpired(now))
-    .executeTakeFirst();
-
-/**
- * A JWT access token's live record, with the state of its grant's delegation (none for a grant without one): a
- * suspended, revoked or expired delegation makes the token inactive (docs/oauth.md "Grants and ai/authorize/").
- */
-export const findJwtRecord = (db: Executor, model: string, idHash: string, now: Date) =>
-  db.selectFrom('oauth_records as r').leftJoin('agent_tokens as a', 'a.oauth_grant_id', 'r.grant_id')
-    .select(['r.payload', sql<boolean>`a.id is null or (a.status = 'ACTIVE' and a.expires_at > ${now})`.as('delegation_live')])
-    .where('r.model', '=', model).where('r.id_hash', '=', idHash).where('r.expires_at', '>', now)
     .executeTakeFirst();
 
 /** The row {@link introspectJwt} answers. */
@@ -114,7 +104,7 @@ export async function endGrant(db: Executor, grantId: string, now: Date): Promis
 /** A page of a person's live grants, newest first (the grant id is kept in `grant_id`), and their number. */
 export async function listGrantsOf(db: Executor, accountId: number, now: Date, limit: number, offset: number) {
   const live = db.selectFrom('oauth_records').where('oauth_records.model', '=', 'Grant').where('oauth_records.account_id', '=', accountId)
-    .where((eb) => eb.or([eb('oauth_records.expires_at', 'is', null), eb('oauth_records.expires_at', '>', now)]));
+    .where(unexpired(now));
   const [rows, total] = await Promise.all([
     live.leftJoin('agent_tokens as a', 'a.oauth_grant_id', 'oauth_records.grant_id')
       .leftJoin('organizations as o', 'o.id', 'a.organization_id')

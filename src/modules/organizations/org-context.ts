@@ -60,3 +60,17 @@ export async function resolveOrgContext(resolver: OrgContextResolver, slug: stri
   if (!context.role) throw new AppError('NOT_MEMBER');
   return context;
 }
+
+/**
+ * The person's standing in `slug` where they have one, or null where {@link resolveOrgContext} would answer
+ * ORG_NOT_FOUND or NOT_MEMBER: for a check that fails closed instead of refusing the request (an agent's double check,
+ * an `org:<slug>` scope at consent).
+ */
+export async function orgContextIfMember(resolver: OrgContextResolver, slug: string, userId: number): Promise<OrgContext | null> {
+  try {
+    return await resolveOrgContext(resolver, slug, userId);
+  } catch (err) {
+    if (err instanceof AppError && (err.code === 'NOT_MEMBER' || err.code === 'ORG_NOT_FOUND')) return null;
+    throw err;
+  }
+}
