@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { api } from '../../api';
 import { ErrorMessage } from '../../ErrorMessage';
 import { Notice } from '../../ui/Field';
+import { InlineConfirm } from '../../ui/InlineConfirm';
 import { useAction } from '../../ui/useApi';
 import { PermissionForm, type PermissionDetail } from './PermissionForm';
 import { PermissionTree } from './PermissionTree';
@@ -43,11 +44,8 @@ export function PermissionsManager() {
         <ErrorMessage error={action.error} />
         <Notice>{action.done}</Notice>
         <PermissionTree tree={tree} label="Permission tree" actions={(node) => confirming === node.id ? (
-          <span className="confirm actions" role="group" aria-label={`Confirm deleting ${node.code}`}>
-            <span>Delete {node.code}? Its children become roots.</span>
-            <button type="button" className="danger" disabled={action.busy} onClick={() => void remove(node)}>Confirm delete</button>
-            <button type="button" className="secondary" onClick={() => setConfirming(null)}>Cancel</button>
-          </span>
+          <InlineConfirm label={`Confirm deleting ${node.code}`} question={<>Delete {node.code}? Its children become roots.</>}
+            confirm="Confirm delete" busy={action.busy} onConfirm={() => void remove(node)} onCancel={() => setConfirming(null)} />
         ) : (
           <>
             <button type="button" className="secondary" aria-label={`Edit ${node.code}`} onClick={() => void startEdit(node)}>Edit</button>

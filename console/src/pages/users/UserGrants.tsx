@@ -2,6 +2,7 @@ import { useMemo, useState } from 'react';
 import { api } from '../../api';
 import { ErrorMessage } from '../../ErrorMessage';
 import { Notice, when } from '../../ui/Field';
+import { InlineConfirm } from '../../ui/InlineConfirm';
 import { PagedTable, usePaged, type Column } from '../../ui/Paged';
 import { useAction } from '../../ui/useApi';
 import type { OauthGrantRecord } from './types';
@@ -42,11 +43,8 @@ export function UserGrants({ userId }: { userId: number }) {
     { header: 'Granted', cell: (g) => when(g.created_at) },
     { header: 'State', cell: (g) => <span className={`badge ${STATES[g.status]}`}>{g.status}</span> },
     { header: 'Revoke', cell: (g) => (confirming === g.id ? (
-      <span className="confirm actions" role="group" aria-label="Confirm the revocation">
-        <span>End this grant?</span>
-        <button type="button" className="danger" disabled={action.busy} onClick={() => void revoke(g.id)}>Confirm revoke</button>
-        <button type="button" className="secondary" onClick={() => setConfirming(null)}>Cancel</button>
-      </span>
+      <InlineConfirm label="Confirm the revocation" question="End this grant?" confirm="Confirm revoke" busy={action.busy}
+        onConfirm={() => void revoke(g.id)} onCancel={() => setConfirming(null)} />
     ) : (
       <button type="button" className="secondary" onClick={() => { action.clear(); setConfirming(g.id); }}
         aria-label={`Revoke the grant to ${g.client_name}`}>Revoke</button>

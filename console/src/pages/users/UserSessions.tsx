@@ -2,6 +2,7 @@ import { useMemo, useState } from 'react';
 import { api } from '../../api';
 import { ErrorMessage } from '../../ErrorMessage';
 import { Checkbox, Notice, when } from '../../ui/Field';
+import { InlineConfirm } from '../../ui/InlineConfirm';
 import { PagedTable, usePaged, type Column } from '../../ui/Paged';
 import { useAction } from '../../ui/useApi';
 import { deviceOf, devicesOf } from './devices';
@@ -38,11 +39,8 @@ export function UserSessions({ userId }: { userId: number }) {
     { header: 'State', cell: (t) => (t.is_revoked ? <span className="badge bad">{t.is_rotated ? 'Rotated' : 'Revoked'}</span>
       : t.is_expired ? <span className="badge">Expired</span> : <span className="badge good">Active</span>) },
     { header: 'Revoke', cell: (t) => (t.is_revoked ? '—' : confirming === t.id ? (
-      <span className="confirm actions" role="group" aria-label="Confirm the revocation">
-        <span>End this session?</span>
-        <button type="button" className="danger" disabled={action.busy} onClick={() => void revoke(t.id)}>Confirm revoke</button>
-        <button type="button" className="secondary" onClick={() => setConfirming(null)}>Cancel</button>
-      </span>
+      <InlineConfirm label="Confirm the revocation" question="End this session?" confirm="Confirm revoke" busy={action.busy}
+        onConfirm={() => void revoke(t.id)} onCancel={() => setConfirming(null)} />
     ) : (
       <button type="button" className="secondary" onClick={() => { action.clear(); setConfirming(t.id); }}
         aria-label={`Revoke session started ${when(t.created_at)}`}>Revoke</button>
