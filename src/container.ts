@@ -37,6 +37,7 @@ import { createOauthGrantService } from './modules/oauth/grants.service.js';
 import { createAccessTokenVerifier } from './modules/oauth/access-token-verifier.js';
 import { createGrantDelegationService } from './modules/agents/grant-delegations.service.js';
 import { createOauthService } from './modules/oauth/oauth.service.js';
+import { createOauthSignInMethods } from './modules/oauth/sign-in-methods.service.js';
 import { createOauthResourceService } from './modules/oauth/resources.service.js';
 import { createInvitationService } from './modules/organizations/invitations.service.js';
 import { createMemberService } from './modules/organizations/members.service.js';
@@ -192,7 +193,8 @@ export async function buildContainer(opts: ContainerOptions) {
   // Only the provider's name and an error code are reported: never what the provider answered.
   const oidc = createOidcClient();
   const oauth2 = createOAuth2Client();
-  const social = createSocialService({ db, clock, config, providers: parseSocialProviders(config.SOCIAL_PROVIDERS), oidc, oauth2, socialLogin,
+  const socialProviders = parseSocialProviders(config.SOCIAL_PROVIDERS);
+  const social = createSocialService({ db, clock, config, providers: socialProviders, oidc, oauth2, socialLogin,
     onProviderError: throttled((provider: string, reason: string) => onError(`social provider ${provider} failed: ${reason}`), 60_000,
       () => clock.now().getTime()) });
   const socialBrowser = createSocialBrowserService({ db, clock, config, sealer: sealers['social-login'],
@@ -211,9 +213,11 @@ export async function buildContainer(opts: ContainerOptions) {
     consumeLoginCode: otpLogin.consumeLoginCodeForSetInitial, events });
   // The OAuth 2.1 authorization server and OpenID Provider (docs/oauth.md), built on its first request.
   const oauthResources = createOauthResourceService({ db, clock, audit, changes });
-  const oauth = createOauthService({ db, clock, config, keys, appCredentials, resources: oauthResources, rbac, login,
+  const oauth = createOauthService({ methods: { passkeys: config.WEBAUTHN_ENABLED, social: [...socialProviders.keys()] }, db, clock, config, keys, appCredentials, resources: oauthResources, rbac, login,
     delegations: grantDelegations, orgs: organizations.resolver, verifier: oauthTokens,
     cookieKey: deriveKey(secretKey, 'oauth-cookies'), rotationKey: deriveKey(secretKey, 'oauth-refresh-rotation') });
+  const oauthSignInMethods = createOauthSignInMethods({ oauth, socialBrowser, passkeys: passkeyAuthentication,
+    callbackUrl: (provider) => `${publicUrlOf(config)}/oauth/social/${provider}/callback` });
   const webhooks = createWebhookService({ db, clock, config, audit, sealer: webhookSealer, events, delivery: webhookDelivery });
 
   return {
@@ -235,7 +239,7 @@ export async function buildContainer(opts: ContainerOptions) {
       permissions, roles, userGrants, adminUsers, security, auditLogs, otp, passwords, twofactor, passwordChange, passwordReset,
       deletionCompletion, deletionAdmin, socialAccounts, social, socialBrowser, passkeyRegistration, passkeyAuthentication, passkeyCredentials,
       organizations, members, invitations, dashboard, deletion, dataExport, agentAuth, agentTokens, delegations, pendingActions, authorize, agentUsage, agentActivity,
-      webhooks, webhookDelivery, webhookEvents: events, oauth, oauthGrants, oauthResources,
+      webhooks, webhookDelivery, webhookEvents: events, oauth, oauthSignInMethods, oauthGrants, oauthResources,
       userImport: createUserImportService({ db, clock, hasher, audit, events }),
       keyRotation: createKeyRotationService({ db, clock, audit }),
       console: createConsoleService({ db }),

@@ -450,8 +450,11 @@ export interface SocialLoginStatesTable {
   /** SHA-256 of the cookie set on the browser that started the flow. */
   cookie_hash: string;
   provider: string;
-  application_id: number;
-  redirect_uri: string;
+  /** The application and redirect URI the browser goes back to; null for a sign-in on the authorization server's page. */
+  application_id: number | null;
+  redirect_uri: string | null;
+  /** The authorization server's interaction the sign-in finishes (docs/oauth.md "Sign-in and consent"). */
+  oauth_interaction: string | null;
   /** The PKCE verifier, sealed (AES-256-GCM): it is sent to the provider with the code. */
   code_verifier_sealed: string;
   nonce: string | null;

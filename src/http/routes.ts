@@ -19,6 +19,7 @@ import wellKnownRoutes from '../modules/keys/well-known.routes.js';
 import mediaRoutes from '../modules/media/media.routes.js';
 import oauthGrantRoutes from '../modules/oauth/grants.routes.js';
 import oauthRoutes from '../modules/oauth/oauth.routes.js';
+import oauthPageRoutes from '../modules/oauth/pages.routes.js';
 import oauthResourceRoutes from '../modules/oauth/resources.routes.js';
 import healthRoutes from '../modules/ops/health.routes.js';
 import metricsRoutes from '../modules/ops/metrics.routes.js';
@@ -87,5 +88,6 @@ export const ROOT_ROUTES: RoutePlugin[] = [
   mediaRoutes,
   wellKnownRoutes,
   oauthRoutes,
+  oauthPageRoutes,
   consoleRoutes,
 ];

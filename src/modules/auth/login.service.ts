@@ -4,12 +4,9 @@ import { canSignIn } from '../users/account-state.js';
 import type { PasswordVerifier } from '../users/password-verifier.js';
 import * as users from '../users/lookup.js';
 import type { LockoutService, LockTarget } from './lockout.service.js';
-import type { LoginMeta, ProviderSignIn, SignInService } from './sign-in.service.js';
+import type { LoginMeta, ProviderOutcome, SignInService } from './sign-in.service.js';
 
-export type { LoginMeta } from './sign-in.service.js';
-
-/** How the authorization server's sign-in page ends: signed in, refused with a reason, or on to the code page. */
-export type ProviderOutcome = ProviderSignIn | 'second_factor_required';
+export type { LoginMeta, ProviderOutcome } from './sign-in.service.js';
 
 type Deps = { db: Db; lockout: LockoutService; signIn: SignInService; verifyPassword: PasswordVerifier['verify'] };
 

@@ -38,6 +38,9 @@ type Deps = {
 /** How a sign-in on the authorization server's pages ended once the credentials were right. */
 export type ProviderSignIn = 'signed_in' | 'admin_2fa_setup_required' | 'password_change_required' | 'deletion_pending';
 
+/** How a sign-in on those pages ends: signed in, refused with a reason, or on to the code page. */
+export type ProviderOutcome = ProviderSignIn | 'second_factor_required';
+
 /** The restricted token of an administrator without 2FA lives 15 minutes (docs/authentication.md "Admin gate"). */
 export const ADMIN_SETUP_TOKEN_LIFETIME = 900;
 
@@ -161,10 +164,12 @@ export function createSignInService(deps: Deps) {
    * A password sign-in on the authorization server's pages (docs/oauth.md "Sign-in and consent"), after the password
    * and second factor: every check `completeLogin` makes, but no Gatehouse session is opened. What would give a
    * restricted token refuses instead (an administrator without 2FA, a forced password change, a pending deletion);
-   * otherwise the last login and the attempt are recorded, as for any sign-in.
+   * otherwise the last login and the attempt are recorded, as for any sign-in. With `secondFactor` (a passkey that
+   * verified the user) the sign-in proved two factors, which passes the admin gate.
    */
-  async function completeProviderSignIn(user: users.LoginUser, identifier: string, meta: LoginMeta): Promise<ProviderSignIn> {
-    const scope = scopeFor(user);
+  async function completeProviderSignIn(user: users.LoginUser, identifier: string, meta: LoginMeta, secondFactor?: 'passkey')
+    : Promise<ProviderSignIn> {
+    const scope = scopeFor({ ...user, second_factor: secondFactor });
     const refusal: ProviderSignIn = scope === '2fa_setup_only' ? 'admin_2fa_setup_required'
       : scope === 'password_change_only' ? 'password_change_required'
         : isDeletionPending(user) ? 'deletion_pending' : 'signed_in';

@@ -18,7 +18,7 @@ import type { OauthResourceService } from './resources.service.js';
 import { createOauthAccounts } from './accounts.js';
 import { createOauthClients } from './clients.js';
 import { errorPage, loggedOutPage, logoutPage, pageLanguage, pagePolicy, type Refusal } from './pages.js';
-import { createProvider, OFFLINE_REQUESTED, REGISTERED, type ProviderPages } from './provider.js';
+import { createProvider, interactionPath, OFFLINE_REQUESTED, REGISTERED, type ProviderPages } from './provider.js';
 import { createRefreshGrace } from './refresh-grace.js';
 
 /** An HTML answer of the provider's own, under the pages' security policy. */
@@ -29,7 +29,11 @@ function htmlPage(ctx: KoaContextWithOIDC, formTargets: string[]) {
   ctx.set('x-frame-options', 'DENY');
 }
 
+/** The ways to sign in the page offers besides the password (docs/oauth.md "Sign-in and consent"). */
+export interface SignInMethods { passkeys: boolean; social: string[] }
+
 type Deps = {
+  methods: SignInMethods;
   db: Db; clock: Clock; config: Config; keys: Pick<KeyService, 'providerKeys'>; appCredentials: AppCredentialService;
   resources: OauthResourceService; rbac: Pick<RbacService, 'grantsOfUserId'>; login: LoginService;
   /** Each grant for a resource is a delegation, bound at consent (docs/oauth.md "Grants and ai/authorize/"). */
@@ -46,15 +50,25 @@ type Deps = {
 type Req = IncomingMessage;
 type Res = ServerResponse;
 
-/** A sign-in whose password was right, waiting for the second factor (kept in the interaction, server-side). */
-interface PendingSecondFactor { user_id: number; identifier: string }
+/**
+ * A sign-in whose first factor was right (a password, a provider), waiting for the second factor (kept in the
+ * interaction, server-side); `method` is how it began, as the sign-in is recorded.
+ */
+interface PendingSecondFactor { user_id: number; identifier: string; method: string }
+
+/** What an interaction holds between its pages: a sign-in waiting for its code, or why the last one was refused. */
+type Between = { pending_second_factor?: PendingSecondFactor; refusal?: Refusal } | undefined;
+
+/** How a sign-in method ended once its credential was checked. */
+export interface CredentialOutcome { user: { id: number }; identifier: string; outcome: ProviderOutcome }
 
 /** The consent form's fields: the decision, and the limits an agent client's grant gets. */
 export type ConsentForm = Record<string, string | undefined>;
 
 /** What the interaction page shows next. */
 export type InteractionView =
-  | { page: 'sign_in'; uid: string; clientName: string; lang: 'en' | 'fr'; email?: string | undefined; refusal?: Refusal | undefined }
+  | { page: 'sign_in'; uid: string; clientName: string; lang: 'en' | 'fr'; email?: string | undefined; refusal?: Refusal | undefined;
+    methods: SignInMethods }
   | { page: 'second_factor'; uid: string; clientName: string; lang: 'en' | 'fr'; refusal?: Refusal | undefined }
   | { page: 'consent'; uid: string; clientName: string; lang: 'en' | 'fr'; redirectHost: string; redirectOrigin: string; unverified: boolean;
     scopes: string[]; account: string; limits?: LimitChoices | undefined; refusal?: Refusal | undefined };
@@ -63,7 +77,7 @@ export type InteractionView =
  * The authorization server (docs/oauth.md): the OpenID Provider, built on first use and rebuilt when the signing keys
  * change, and the steps of its sign-in and consent pages — which run every check of a password login.
  */
-export function createOauthService({ db, clock, config, keys, appCredentials, resources, rbac, login, delegations, orgs, verifier, cookieKey,
+export function createOauthService({ methods, db, clock, config, keys, appCredentials, resources, rbac, login, delegations, orgs, verifier, cookieKey,
   rotationKey }: Deps) {
   const refreshGrace = createRefreshGrace({ db, clock, key: rotationKey, graceSeconds: config.REFRESH_TOKEN_REUSE_GRACE });
   const clients = createOauthClients({ appCredentials, resources });
@@ -128,10 +142,13 @@ export function createOauthService({ db, clock, config, keys, appCredentials, re
     const params = details.params as Record<string, string | undefined>;
     const lang = pageLanguage(params.ui_locales, req.headers['accept-language']);
     const { name: clientName, unverified } = await clientOf(p, params.client_id!);
-    const pending = (details.result as { pending_second_factor?: PendingSecondFactor } | undefined)?.pending_second_factor;
+    const between = details.result as Between;
     if (details.prompt.name === 'login') {
-      if (pending) return { page: 'second_factor', uid: details.uid, clientName, lang, refusal: extra.refusal };
-      return { page: 'sign_in', uid: details.uid, clientName, lang, refusal: extra.refusal, email: extra.email ?? params.login_hint };
+      if (between?.pending_second_factor) return { page: 'second_factor', uid: details.uid, clientName, lang, refusal: extra.refusal };
+      // A refusal a provider's sign-in left for this page is shown once.
+      const refusal = extra.refusal ?? between?.refusal;
+      if (between?.refusal) await saveBetween(details, undefined);
+      return { page: 'sign_in', uid: details.uid, clientName, lang, refusal, email: extra.email ?? params.login_hint, methods };
     }
     const redirect = new URL(params.redirect_uri!);
     const requested = [...(params.scope ?? '').split(' ').filter(Boolean), ...(params[OFFLINE_REQUESTED] === 'true' ? ['offline_access'] : [])];
@@ -149,27 +166,70 @@ export function createOauthService({ db, clock, config, keys, appCredentials, re
     return 'LOGIN_FAILED';
   };
 
-  /** Ends the login prompt with the account, or answers the next page (the code, or the form again with why not). */
-  async function afterCredentials(req: Req, res: Res, done: { user: { id: number }; outcome: ProviderOutcome }, identifier: string)
-    : Promise<InteractionView | null> {
-    const p = await provider();
+  /** Keeps what the interaction needs between its pages, for the rest of its life. */
+  async function saveBetween(interaction: Awaited<ReturnType<Provider['interactionDetails']>>, between: Between) {
+    interaction.result = between;
+    await interaction.save(interaction.exp - Math.floor(clock.now().getTime() / 1000));
+  }
+
+  /**
+   * Where a sign-in goes once its credential was checked, for `interaction`: the login ends with the account (the
+   * provider's resume URL), or the code page waits for the second factor, or the sign-in page says why not. Answers
+   * the URL to send the browser to; `uid`'s interaction page for the last two.
+   */
+  async function settle(interaction: Awaited<ReturnType<Provider['interactionDetails']>>, done: CredentialOutcome, method: string)
+    : Promise<string> {
     if (done.outcome === 'second_factor_required') {
-      const details = await p.interactionDetails(req, res);
-      const pending: PendingSecondFactor = { user_id: done.user.id, identifier };
-      details.result = { pending_second_factor: pending };
-      await details.save(details.exp - Math.floor(clock.now().getTime() / 1000));
+      await saveBetween(interaction, { pending_second_factor: { user_id: done.user.id, identifier: done.identifier, method } });
+      return interactionPath(interaction.uid);
+    }
+    if (done.outcome !== 'signed_in') {
+      await saveBetween(interaction, { refusal: done.outcome });
+      return interactionPath(interaction.uid);
+    }
+    await saveBetween(interaction, { login: { accountId: String(done.user.id) } } as Between);
+    return interaction.returnTo;
+  }
+
+  /** Ends the login prompt with the account, or answers the next page (the code, or the form again with why not). */
+  async function afterCredentials(req: Req, res: Res, done: CredentialOutcome, method: string): Promise<InteractionView | null> {
+    if (done.outcome !== 'signed_in' && done.outcome !== 'second_factor_required') return view(req, res, { refusal: done.outcome });
+    const p = await provider();
+    const details = await p.interactionDetails(req, res);
+    if (done.outcome === 'second_factor_required') {
+      await settle(details, done, method);
       return view(req, res);
     }
-    if (done.outcome !== 'signed_in') return view(req, res, { refusal: done.outcome });
-    await p.interactionFinished(req, res, { login: { accountId: String(done.user.id) } }, { mergeWithLastSubmission: false });
+    res.statusCode = 303;
+    res.setHeader('location', await settle(details, done, method));
+    res.setHeader('content-length', '0');
+    res.end();
     return null;
+  }
+
+  /**
+   * A sign-in finished away from the interaction's pages (a provider's callback, which the interaction's cookie does not
+   * reach: the state it came back with names the interaction and is bound to this browser). Answers where the browser
+   * goes next; an interaction that expired meanwhile is an error page.
+   */
+  async function finishedElsewhere(uid: string, done: CredentialOutcome | { refused: Refusal }, method: string): Promise<string> {
+    const p = await provider();
+    const interaction = await p.Interaction.find(uid);
+    if (!interaction) throw Object.assign(new Error('interaction expired'), { error: 'invalid_request', statusCode: 400,
+      error_description: 'This sign-in took too long. Go back to the application and start again.' });
+    if ('refused' in done) {
+      await saveBetween(interaction, { refusal: done.refused });
+      return interactionPath(uid);
+    }
+    return settle(interaction, done, method);
   }
 
   /** The sign-in form: the password login's checks; 2FA asks for a code on a second page. Null: the answer was sent. */
   async function signIn(req: Req, res: Res, form: { email?: string; password?: string }, meta: LoginMeta): Promise<InteractionView | null> {
     const email = (form.email ?? '').trim();
     try {
-      return await afterCredentials(req, res, await login.signInForProvider({ by: { email }, password: form.password ?? '' }, meta), email);
+      const done = await login.signInForProvider({ by: { email }, password: form.password ?? '' }, meta);
+      return await afterCredentials(req, res, { ...done, identifier: email }, meta.method);
     } catch (err) {
       if (err instanceof AppError) return view(req, res, { refusal: refusalOf(err), email });
       throw err;
@@ -180,11 +240,12 @@ export function createOauthService({ db, clock, config, keys, appCredentials, re
   async function secondFactor(req: Req, res: Res, form: { totp_code?: string }, meta: LoginMeta): Promise<InteractionView | null> {
     const p = await provider();
     const details = await p.interactionDetails(req, res);
-    const pending = (details.result as { pending_second_factor?: PendingSecondFactor } | undefined)?.pending_second_factor;
+    const pending = (details.result as Between)?.pending_second_factor;
     if (!pending) return view(req, res);
     try {
-      const done = await login.secondFactorForProvider(pending.user_id, pending.identifier, (form.totp_code ?? '').trim(), meta);
-      return await afterCredentials(req, res, done, pending.identifier);
+      const done = await login.secondFactorForProvider(pending.user_id, pending.identifier, (form.totp_code ?? '').trim(),
+        { ...meta, method: pending.method });
+      return await afterCredentials(req, res, { ...done, identifier: pending.identifier }, pending.method);
     } catch (err) {
       if (err instanceof AppError) return view(req, res, { refusal: refusalOf(err) });
       throw err;
@@ -258,7 +319,7 @@ export function createOauthService({ db, clock, config, keys, appCredentials, re
     return handling.handler;
   }
 
-  return { provider, handler, view, signIn, secondFactor, consent, csrfTokenFor, csrfMatches };
+  return { methods, provider, handler, view, signIn, secondFactor, consent, afterCredentials, finishedElsewhere, refusalOf, csrfTokenFor, csrfMatches };
 }
 
 export type OauthService = ReturnType<typeof createOauthService>;

@@ -23,7 +23,10 @@ const TEXT = {
       deletion_pending: 'This account is scheduled for deletion.',
       RATE_LIMITED: 'Too many attempts. Try again later.',
       INVALID_LIMITS: 'Choose one of the lifetimes and rates offered, and a spending limit in dollars (up to 1,000,000), or none.',
+      SOCIAL_FAILED: 'Signing in with that provider did not succeed.',
+      PASSKEY_FAILED: 'That passkey could not sign you in.',
     },
+    or: 'Or', passkey: 'Sign in with a passkey', continueWith: (provider: string) => `Continue with ${provider}`,
     limitsTitle: 'Limits for this application', lifetime: 'Access lasts', rate: 'Requests per minute, at most',
     budget: 'Spending limit in US dollars (optional)', hours: (n: number) => (n === 1 ? '1 hour' : n < 24 ? `${n} hours` : n === 24 ? '1 day' : `${n / 24} days`),
     orgScope: (slug: string) => `Act in the organization ${slug}`, permissionScope: (code: string) => `Use the permission ${code}`,
@@ -49,7 +52,10 @@ const TEXT = {
       deletion_pending: 'La suppression de ce compte est programmée.',
       RATE_LIMITED: 'Trop de tentatives. Réessayez plus tard.',
       INVALID_LIMITS: 'Choisissez une des durées et cadences proposées, et un plafond de dépenses en dollars (jusqu\u2019à 1 000 000), ou aucun.',
+      SOCIAL_FAILED: 'La connexion avec ce fournisseur n\u2019a pas abouti.',
+      PASSKEY_FAILED: 'Cette clé d\u2019accès n\u2019a pas permis de vous connecter.',
     },
+    or: 'Ou', passkey: 'Se connecter avec une clé d\u2019accès', continueWith: (provider: string) => `Continuer avec ${provider}`,
     limitsTitle: 'Limites pour cette application', lifetime: 'Durée de l\u2019accès', rate: 'Requêtes par minute, au plus',
     budget: 'Plafond de dépenses en dollars US (facultatif)',
     hours: (n: number) => (n === 1 ? '1 heure' : n < 24 ? `${n} heures` : n === 24 ? '1 jour' : `${n / 24} jours`),
@@ -78,6 +84,7 @@ label{display:block;margin:.75rem 0 .25rem}input[type=email],input[type=password
 fieldset{margin:1rem 0;border:1px solid #ccc}
 button{margin:1rem .5rem 0 0;padding:.5rem 1rem}.error{color:#a40000}.unverified{color:#8a4b00;font-weight:bold}ul{padding-left:1.2rem}`;
 export const PAGE_CSS_PATH = '/oauth/pages.css';
+export const PASSKEY_SCRIPT_PATH = '/oauth/passkey.js';
 
 function page(lang: PageLanguage, title: string, body: string): string {
   return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">`
@@ -97,13 +104,34 @@ export interface FormPage {
   refusal?: Refusal | undefined;
 }
 
-export function signInPage(p: FormPage & { email?: string | undefined }): string {
+/** The other ways in the sign-in page offers: where a passkey's options are asked and its assertion posted, the providers' links. */
+export interface SignInAlternatives {
+  passkey?: { optionsAction: string; action: string } | undefined;
+  social: { name: string; href: string }[];
+}
+
+/** A provider's name as people know it: `google` → Google. */
+const providerLabel = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
+
+function alternatives(lang: PageLanguage, csrfToken: string, a: SignInAlternatives): string {
+  const t = TEXT[lang];
+  if (!a.passkey && a.social.length === 0) return '';
+  // The passkey button is shown by the page's script only, where the browser can run the ceremony.
+  const passkey = a.passkey ? `<form method="post" action="${escapeHtml(a.passkey.action)}" id="passkey-form">${csrfField(csrfToken)}`
+    + '<input type="hidden" name="credential" value="">'
+    + `<button type="button" id="passkey" data-options="${escapeHtml(a.passkey.optionsAction)}" hidden>${t.passkey}</button></form>`
+    + `<script src="${PASSKEY_SCRIPT_PATH}" defer></script>` : '';
+  const social = a.social.map((p) => `<li><a href="${escapeHtml(p.href)}">${escapeHtml(t.continueWith(providerLabel(p.name)))}</a></li>`).join('');
+  return `<section aria-label="${t.or}"><p>${t.or}</p>${passkey}${social ? `<ul class="providers">${social}</ul>` : ''}</section>`;
+}
+
+export function signInPage(p: FormPage & { email?: string | undefined; alternatives: SignInAlternatives }): string {
   const t = TEXT[p.lang];
   return page(p.lang, t.signInTitle, `<p>${escapeHtml(t.signInTo)} <strong>${escapeHtml(p.clientName)}</strong></p>${refusalOf(p.lang, p.refusal)}`
     + `<form method="post" action="${escapeHtml(p.action)}">${csrfField(p.csrfToken)}`
     + `<label for="email">${t.email}</label><input id="email" name="email" type="email" autocomplete="username" required value="${escapeHtml(p.email ?? '')}">`
     + `<label for="password">${t.password}</label><input id="password" name="password" type="password" autocomplete="current-password" required>`
-    + `<button type="submit">${t.signIn}</button></form>`);
+    + `<button type="submit">${t.signIn}</button></form>${alternatives(p.lang, p.csrfToken, p.alternatives)}`);
 }
 
 export function totpPage(p: FormPage): string {
@@ -174,6 +202,10 @@ export function loggedOutPage(lang: PageLanguage): string {
   return page(lang, t.loggedOutTitle, `<p>${t.loggedOut}</p>`);
 }
 
-/** The Content-Security-Policy of every page; `formTargets` are the other origins a form may end at (after redirects). */
-export const pagePolicy = (formTargets: string[] = []) => `default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'${
-  formTargets.map((o) => ` ${o}`).join('')}; frame-ancestors 'none'; base-uri 'none'`;
+/**
+ * The Content-Security-Policy of every page; `formTargets` are the other origins a form may end at (after redirects);
+ * `script` lets the page run its own script (the sign-in page's passkey ceremony) and call its own origin.
+ */
+export const pagePolicy = (formTargets: string[] = [], { script = false } = {}) => `default-src 'none'; style-src 'self'; img-src 'self'${
+  script ? "; script-src 'self'; connect-src 'self'" : ''}; form-action 'self'${formTargets.map((o) => ` ${o}`).join('')}; `
+  + 'frame-ancestors \'none\'; base-uri \'none\'';

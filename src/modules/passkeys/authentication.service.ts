@@ -67,14 +67,14 @@ export function createPasskeyAuthenticationService({ db, clock, config, audit, s
     throw new AppError('INVALID_ASSERTION');
   }
 
-  /** POST webauthn/authenticate/complete/: `access` and `refresh` (docs/passkeys.md "Signing in") plus the usual token response. */
-  async function complete(input: AuthenticateCompleteInput, applicationId: number | null, allowedOrigins: readonly string[],
-    meta: LoginMeta) {
-    // The body schema checks the credential's outline only (passkeys.schemas.ts): what it holds is verified below, so
-    // until then every field is read as possibly missing or malformed, whatever the library's type says.
-    const credential = input.credential as AuthenticationResponseJSON;
+  /**
+   * The account an assertion proves, once the challenge, the signature, the counter and the backup flag verify and the
+   * account may sign in; each refusal is recorded as a failed attempt.
+   */
+  async function verifiedAccount(credential: AuthenticationResponseJSON, challengeId: number | undefined, applicationId: number | null,
+    allowedOrigins: readonly string[], meta: LoginMeta) {
     const hash = signedChallengeHash(credential.response?.clientDataJSON);
-    const challenge = hash && await consumeChallenge(db, { challengeHash: hash, purpose: 'authenticate', id: input.challenge_id, now: clock.now() });
+    const challenge = hash && await consumeChallenge(db, { challengeHash: hash, purpose: 'authenticate', id: challengeId, now: clock.now() });
     // A challenge is redeemed through the application it was issued to, like the tokens it leads to.
     if (!hash || !challenge || (config.APPLICATION_AUTH_ENABLED && challenge.application_id !== applicationId)) {
       throw new AppError('INVALID_ASSERTION');
@@ -92,9 +92,28 @@ export function createPasskeyAuthenticationService({ db, clock, config, audit, s
       throw err;
     }
     await signIn.admitAccount(user, identifier, meta, () => new AppError('AUTH_FAILED'));
-    const body = await signIn.completeLogin(user, identifier, input.device_info, meta, info.userVerified ? 'passkey' : undefined);
+    return { user, identifier, row, secondFactor: info.userVerified ? 'passkey' as const : undefined };
+  }
+
+  /** POST webauthn/authenticate/complete/: `access` and `refresh` (docs/passkeys.md "Signing in") plus the usual token response. */
+  async function complete(input: AuthenticateCompleteInput, applicationId: number | null, allowedOrigins: readonly string[],
+    meta: LoginMeta) {
+    // The body schema checks the credential's outline only (passkeys.schemas.ts): what it holds is verified below, so
+    // until then every field is read as possibly missing or malformed, whatever the library's type says.
+    const { user, identifier, row, secondFactor } = await verifiedAccount(input.credential as AuthenticationResponseJSON, input.challenge_id,
+      applicationId, allowedOrigins, meta);
+    const body = await signIn.completeLogin(user, identifier, input.device_info, meta, secondFactor);
     // During a deletion's grace period there is no refresh token (docs/decisions.md "Account deletion").
     return { ...body, access: body.access_token, refresh: 'refresh_token' in body ? body.refresh_token : null, message: 'Login successful', credential_used: row.device_name };
+  }
+
+  /**
+   * A passkey on the authorization server's sign-in page (docs/oauth.md "Sign-in and consent"): the same checks, no
+   * session. A passkey that verified the person is both factors; one that did not is refused for an account with 2FA.
+   */
+  async function completeForProvider(credential: AuthenticationResponseJSON, meta: LoginMeta) {
+    const { user, identifier, secondFactor } = await verifiedAccount(credential, undefined, null, [], meta);
+    return { user, identifier, outcome: await signIn.completeProviderSignIn(user, identifier, meta, secondFactor) };
   }
 
   /**
@@ -115,7 +134,7 @@ export function createPasskeyAuthenticationService({ db, clock, config, audit, s
     if (!(await repo.recordUse(db, row.id, info.newCounter, info.credentialBackedUp, clock.now()))) throw new AppError('INVALID_ASSERTION');
   }
 
-  return { begin, complete };
+  return { begin, complete, completeForProvider };
 }
 
 export type PasskeyAuthenticationService = ReturnType<typeof createPasskeyAuthenticationService>;

@@ -7,7 +7,7 @@ export const insertState = (db: Executor, values: NewRow<'social_login_states'>)
 export const consumeState = (db: Executor, stateHash: string, now: Date) =>
   db.updateTable('social_login_states').set({ consumed_at: now })
     .where('state_hash', '=', stateHash).where('consumed_at', 'is', null).where('expires_at', '>', now)
-    .returning(['provider', 'cookie_hash', 'application_id', 'redirect_uri', 'code_verifier_sealed', 'nonce']).executeTakeFirst();
+    .returning(['provider', 'cookie_hash', 'application_id', 'redirect_uri', 'oauth_interaction', 'code_verifier_sealed', 'nonce']).executeTakeFirst();
 
 export const insertMfaToken = (db: Executor, values: NewRow<'social_mfa_tokens'>) =>
   db.insertInto('social_mfa_tokens').values(values).execute();

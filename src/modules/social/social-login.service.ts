@@ -1,7 +1,7 @@
 import type { Clock } from '../../core/clock.js';
 import { AppError } from '../../core/errors.js';
 import type { Db } from '../../db/database.js';
-import type { LoginMeta, SignInService } from '../auth/sign-in.service.js';
+import type { LoginMeta, ProviderOutcome, SignInService } from '../auth/sign-in.service.js';
 import * as userRepo from '../users/lookup.js';
 import type { UserService } from '../users/users.service.js';
 import type { ProviderIdentity } from './identity.js';
@@ -87,6 +87,21 @@ export function createSocialLoginService({ db, clock, signIn: signInSteps, users
     return { tokens: answer(body, provider, isNew) } as const;
   }
 
+  /**
+   * A social sign-in on the authorization server's page (docs/oauth.md "Sign-in and consent"): the same account and
+   * checks, no session; an account with 2FA goes on to the page's code step.
+   */
+  async function signInForProvider(provider: string, identity: ProviderIdentity, meta: LoginMeta)
+    : Promise<{ user: { id: number }; identifier: string; outcome: ProviderOutcome }> {
+    const { userId, linkId } = await accountOf(provider, identity);
+    const user = (await userRepo.findUserForLoginById(db, userId))!;
+    const identifier = identifierOf(provider, identity);
+    await signInSteps.admitAccount(user, identifier, meta, () => refused('account_disabled'));
+    await repo.touchLink(db, linkId, identity.email, clock.now());
+    if (user.is_2fa_enabled) return { user, identifier, outcome: 'second_factor_required' };
+    return { user, identifier, outcome: await signInSteps.completeProviderSignIn(user, identifier, meta) };
+  }
+
   /** POST social/<provider>/ with a redeemed `mfa_token`: the account the browser flow identified, now with its code. */
   async function finishSecondFactor(provider: string, userId: number, input: SocialSignInInput, meta: LoginMeta) {
     const user = await userRepo.findUserForLoginById(db, userId);
@@ -94,7 +109,7 @@ export function createSocialLoginService({ db, clock, signIn: signInSteps, users
     return answer(await proceed(user, user.email ?? `${provider}:user-${user.id}`, input, meta), provider, false);
   }
 
-  return { signIn, signInFromRedirect, finishSecondFactor };
+  return { signIn, signInFromRedirect, signInForProvider, finishSecondFactor };
 }
 
 export type SocialLoginService = ReturnType<typeof createSocialLoginService>;

@@ -19,11 +19,17 @@ export const SIGNED_OUT = 'http://127.0.0.1:9/signed-out';
  * A Gatehouse serving the authorization server on a loopback port (docs/oauth.md), with a confidential application
  * registered for {@link REDIRECT}; `relyingParty()` is openid-client configured from discovery.
  */
-export async function startOauthApp(env: Record<string, string> = {}, opts: { dbPlugin?: KyselyPlugin } = {}) {
-  const port = await freePort();
-  const issuer = `http://127.0.0.1:${port}`;
-  const t: TestApp = await createTestApp({ env: { SVC_PUBLIC_URL: issuer, SVC_OAUTH_ENABLED: 'true', ...env }, ...opts });
-  await t.app.listen({ port, host: '127.0.0.1' });
+export async function startOauthApp(env: Record<string, string> = {}, opts: { dbPlugin?: KyselyPlugin;
+  /** A port chosen beforehand (a provider registered the issuer's URLs first). */
+  port?: number;
+  /** `localhost` for a browser's passkey ceremony, which needs a domain (the server listens on every loopback address it names). */
+  host?: '127.0.0.1' | 'localhost' } = {}) {
+  const port = opts.port ?? await freePort();
+  const host = opts.host ?? '127.0.0.1';
+  const issuer = `http://${host}:${port}`;
+  const t: TestApp = await createTestApp({ env: { SVC_PUBLIC_URL: issuer, SVC_OAUTH_ENABLED: 'true', ...env },
+    ...(opts.dbPlugin ? { dbPlugin: opts.dbPlugin } : {}) });
+  await t.app.listen({ port, host });
   const { credentials } = await t.container.services.applications.create({ name: 'Acme <Notes>', redirect_uris: [REDIRECT],
     post_logout_redirect_uris: [SIGNED_OUT], allowed_origins: [] });
   const clientId = credentials.access_key;
