@@ -8,6 +8,7 @@ import { createChangeBus } from './db/change-bus.js';
 import type { Database } from './db/create-db.js';
 import { createAgentAuthService } from './modules/agents/agent-auth.service.js';
 import { createAgentTokenService } from './modules/agents/agent-tokens.service.js';
+import { createChildTokenService } from './modules/agents/child-tokens.service.js';
 import { createPendingActionService } from './modules/agents/pending-actions.service.js';
 import { createAgentActivityService } from './modules/agents/activity.service.js';
 import { createAuthorizeService } from './modules/agents/authorize.service.js';
@@ -178,10 +179,11 @@ export async function buildContainer(opts: ContainerOptions) {
   const organizations = createOrganizationService({ db, clock, config, audit });
   const dashboard = createDashboardService({ db, clock, config });
   const dataExport = createExportService({ db, clock, config, verifyPassword: users.verifyPassword, audit, lockout, rbac,
-    pendingAudit: agentActions });
+    pendingAudit: agentActions, agentTokenRecords: (executor, userId) => agentTokens.recordsOf(executor, userId) });
   const agentAuth = createAgentAuthService({ db, counters: database.counters, clock, audit, events });
   const agentUsage = createUsageService({ db, clock, agentAuth });
   const agentActivity = createAgentActivityService({ db, clock, writer: agentActions });
+  const childTokens = createChildTokenService({ db, clock, config, audit, agentAuth, orgs: organizations.resolver });
   const agentTokens = createAgentTokenService({ db, clock, config, audit, rbac, orgs: organizations.resolver, events, sessions,
     notices });
   const pendingActions = createPendingActionService({ db, clock, config, audit, key: deriveKey(secretKey, 'agent-actions'), events });
@@ -238,7 +240,7 @@ export async function buildContainer(opts: ContainerOptions) {
       otpLogin, magicLinks,
       permissions, roles, userGrants, adminUsers, security, auditLogs, otp, passwords, twofactor, passwordChange, passwordReset,
       deletionCompletion, deletionAdmin, socialAccounts, social, socialBrowser, passkeyRegistration, passkeyAuthentication, passkeyCredentials,
-      organizations, members, invitations, dashboard, deletion, dataExport, agentAuth, agentTokens, delegations, pendingActions, authorize, agentUsage, agentActivity,
+      organizations, members, invitations, dashboard, deletion, dataExport, agentAuth, agentTokens, childTokens, delegations, pendingActions, authorize, agentUsage, agentActivity,
       webhooks, webhookDelivery, webhookEvents: events, oauth, oauthSignInMethods, oauthGrants, oauthResources,
       userImport: createUserImportService({ db, clock, hasher, audit, events }),
       keyRotation: createKeyRotationService({ db, clock, audit }),

@@ -70,6 +70,10 @@ export const OAUTH_RESOURCE = 'https://api.bench.example';
 export const agentToken = (i: number): string =>
   `gha_${createHmac('sha256', 'gatehouse-bench-agent-tokens').update(String(i)).digest('base64url')}`;
 
+/** The secret of agent token `i`'s grandchild: depth 3 of a delegation chain (docs/agents.md "Delegation"). */
+export const agentGrandchildToken = (i: number): string =>
+  `gha_${createHmac('sha256', 'gatehouse-bench-agent-grandchildren').update(String(i)).digest('base64url')}`;
+
 /**
  * The dashboard scenarios' database (`setup/seed-dashboard.ts`): a million accounts and five million sign-in attempts,
  * seeded once (a few minutes) and kept between runs; its comment starts with SEED_MARK once the seed completed.

@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
 import type { DatabaseKind } from './gatehouse.js';
 
-export const GATEHOUSE_SCENARIOS = ['login', 'me', 'refresh', 'login-failed', 'register', 'org-detail', 'authorize', 'agent-roles',
+export const GATEHOUSE_SCENARIOS = ['login', 'me', 'refresh', 'login-failed', 'register', 'org-detail', 'authorize', 'authorize-child',
+  'agent-roles',
   'oauth-authorize', 'oauth-introspect', 'oauth-code'] as const;
 export const BASELINES = ['argon2-verify', 'bare-argon2-route', 'bare-select', 'bare-insert-update'] as const;
 export const PEER_SCENARIOS = ['better-auth-sign-in', 'better-auth-get-session'] as const;
@@ -23,6 +24,7 @@ export const CLUSTER_GROUP = ['login', 'me', ...CLUSTER_SCENARIOS] as const;
  * after 1 s of warm-up (docs/architecture.md "SQL on the hot paths").
  */
 export const QUICK_SCENARIOS = ['argon2-verify', 'bare-select', 'bare-insert-update', 'login', 'me', 'refresh', 'org-detail', 'authorize',
+  'authorize-child',
   'oauth-authorize', 'oauth-introspect'] as const;
 const GROUPS: Record<string, readonly string[]> = {
   baselines: BASELINES, gatehouse: GATEHOUSE_SCENARIOS, cluster: CLUSTER_GROUP, 'better-auth': PEER_SCENARIOS, dashboard: DASHBOARD_SCENARIOS,

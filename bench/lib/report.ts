@@ -81,6 +81,9 @@ const RATIOS: Array<{ name: string; num: [System, string]; den: [System, string]
   { name: 'session check: Gatehouse me/ ÷ better-auth get-session', num: ['gatehouse-postgres', 'me'], den: ['better-auth', 'better-auth-get-session'], target: 4 },
   { name: 'org detail (depth 5, inherited role) ÷ me/', num: ['gatehouse-postgres', 'org-detail'], den: ['gatehouse-postgres', 'me'], target: 0.5 },
   { name: 'agent: ai/authorize/ ÷ me/', num: ['gatehouse-postgres', 'authorize'], den: ['gatehouse-postgres', 'me'], target: 0.6 },
+  // docs/agents.md "Delegation": a depth-3 child's call checks and counts the whole chain, within 15 % of a root's.
+  { name: 'agent: ai/authorize/ by a depth-3 child ÷ by a root token', num: ['gatehouse-postgres', 'authorize-child'],
+    den: ['gatehouse-postgres', 'authorize'], target: 0.85 },
   // docs/oauth.md: a resource introspecting a JWT, and ai/authorize/ with a grant's token against the same with an agent token.
   { name: 'OAuth: introspection ÷ me/', num: ['gatehouse-postgres', 'oauth-introspect'], den: ['gatehouse-postgres', 'me'], target: 0.6 },
   { name: 'OAuth: ai/authorize/ with an OAuth token ÷ with AgentBearer', num: ['gatehouse-postgres', 'oauth-authorize'],

@@ -4,7 +4,7 @@ import type { CpuSnapshot } from '../load/cpu.js';
 /** The request mixes the load generator knows how to send. */
 export type LoadKind =
   | 'gatehouse-login' | 'gatehouse-me' | 'gatehouse-refresh' | 'gatehouse-login-failed' | 'gatehouse-register' | 'gatehouse-org-detail'
-  | 'gatehouse-authorize' | 'gatehouse-agent-roles' | 'gatehouse-dashboard-stats' | 'gatehouse-dashboard-auth'
+  | 'gatehouse-authorize' | 'gatehouse-authorize-child' | 'gatehouse-agent-roles' | 'gatehouse-dashboard-stats' | 'gatehouse-dashboard-auth'
   | 'gatehouse-oauth-authorize' | 'gatehouse-oauth-introspect' | 'gatehouse-oauth-code'
   | 'better-auth-sign-in' | 'better-auth-get-session'
   | 'bare-argon2-route' | 'bare-select' | 'bare-insert-update';

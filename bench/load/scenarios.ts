@@ -1,5 +1,5 @@
 import type { Request } from 'autocannon';
-import { AGENT_PERMISSION, AGENT_TOKENS, agentToken, homeLeafSlug, userEmail } from '../lib/fixtures.js';
+import { AGENT_PERMISSION, AGENT_TOKENS, agentGrandchildToken, agentToken, homeLeafSlug, userEmail } from '../lib/fixtures.js';
 import type { LoadJob, LoadKind } from '../lib/types.js';
 import { authorizationUrl, codeOf, oauthGrants, tokenRequest, type OauthGrant } from './oauth.js';
 import { betterAuthCookies, gatehouseHeaders, gatehouseLogins } from './prepare.js';
@@ -73,10 +73,13 @@ const dashboardGet = (job: LoadJob, path: string) => signedInGet(job, path, () =
 /** Each account's depth-5 leaf of its home tree, where its role is inherited from the root (seed-organizations.ts). */
 const gatehouseOrgDetail = (job: LoadJob) => signedInGet(job, 'organizations/detail/', (account) => ({ 'x-org-slug': homeLeafSlug(account) }));
 
-/** `AgentBearer` headers of the seeded agent tokens, one per connection, cycled (`setup/seed-agent-tokens.ts`). */
-function agentBearers(job: LoadJob): () => Record<string, string> {
+/**
+ * `AgentBearer` headers of the seeded agent tokens (or of their depth-3 grandchildren), one per connection, cycled
+ * (`setup/seed-agent-tokens.ts`).
+ */
+function agentBearers(job: LoadJob, secret: (i: number) => string = agentToken): () => Record<string, string> {
   const headers = Array.from({ length: Math.min(job.connections, AGENT_TOKENS, job.userCount) },
-    (_, k) => ({ authorization: `AgentBearer ${agentToken(k + 1)}` }));
+    (_, k) => ({ authorization: `AgentBearer ${secret(k + 1)}` }));
   const next = roundRobin(headers.length);
   return () => headers[next() - 1]!;
 }
@@ -85,8 +88,8 @@ function agentBearers(job: LoadJob): () => Record<string, string> {
  * An integrator's backend asking about its agent's request: `POST ai/authorize/` with the application's keys and
  * the forwarded token (the request counted against the token's breakers, the double check) → 200 allow.
  */
-async function gatehouseAuthorize(job: LoadJob): Promise<Scenario> {
-  const bearer = agentBearers(job);
+async function gatehouseAuthorize(job: LoadJob, secret: (i: number) => string = agentToken): Promise<Scenario> {
+  const bearer = agentBearers(job, secret);
   const base = gatehouseHeaders(job);
   return {
     path: `${job.apiPrefix}ai/authorize/`, method: 'POST', headers: base, expectedStatus: 200,
@@ -259,7 +262,9 @@ export const SCENARIOS: Record<LoadKind, (job: LoadJob) => Promise<Scenario>> = 
   'gatehouse-login-failed': gatehouseLoginFailed,
   'gatehouse-register': gatehouseRegister,
   'gatehouse-org-detail': gatehouseOrgDetail,
-  'gatehouse-authorize': gatehouseAuthorize,
+  'gatehouse-authorize': (job) => gatehouseAuthorize(job),
+  // The same call by a depth-3 child: the statement checks and counts its two ancestors too.
+  'gatehouse-authorize-child': (job) => gatehouseAuthorize(job, agentGrandchildToken),
   'gatehouse-agent-roles': gatehouseAgentRoles,
   'gatehouse-dashboard-stats': (job) => dashboardGet(job, 'dashboard/stats/?period=90d'),
   'gatehouse-dashboard-auth': (job) => dashboardGet(job, 'dashboard/auth/'),

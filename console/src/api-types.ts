@@ -1858,9 +1858,14 @@ export interface paths {
                         "application/json": {
                             agent_id: string;
                             agent_token_id: number;
+                            /** @description The tokens from the root to this one (docs/agents.md "Delegation") */
+                            chain: {
+                                agent_id: string;
+                                id: number;
+                            }[];
                             /** @enum {string} */
                             decision: "allow";
-                            /** @description What the token was granted */
+                            /** @description What the token may use: its grant ∩ every ancestor's */
                             granted_permissions: string[];
                             /** @description The delegating user */
                             user: {
@@ -2257,6 +2262,12 @@ export interface paths {
                             results: {
                                 agent_id: string;
                                 budget_limit_usd: number | null;
+                                can_delegate: boolean;
+                                /** @description From the root to this token, inclusive (its length is depth) */
+                                chain: {
+                                    agent_id: string;
+                                    id: number;
+                                }[];
                                 circuit_breaker: {
                                     max_failed_requests: number;
                                     max_requests_per_minute: number;
@@ -2269,6 +2280,8 @@ export interface paths {
                                 dead_mans_switch: {
                                     heartbeat_required_every: number;
                                 } | null;
+                                /** @description 1 for a token its person created */
+                                depth: number;
                                 /** Format: date-time */
                                 expires_at: string;
                                 failed_count: number;
@@ -2280,6 +2293,8 @@ export interface paths {
                                 last_used_at: string | null;
                                 /** @description The slug of the token's organization */
                                 organization: string | null;
+                                /** @description The token this one was delegated from */
+                                parent_id: number | null;
                                 request_count: number;
                                 spend_usd: number;
                                 /** @enum {string} */
@@ -2307,6 +2322,8 @@ export interface paths {
                         agent_id: string;
                         /** @description Cumulative reported cost at which the token is suspended */
                         budget_limit_usd?: number | null;
+                        /** @description The token may create narrower children for sub-agents (default false) */
+                        can_delegate?: boolean;
                         circuit_breaker?: {
                             /** @description Consecutive denied requests before the token is suspended (default 10) */
                             max_failed_requests?: number;
@@ -2392,6 +2409,12 @@ export interface paths {
                         "application/json": {
                             agent_id: string;
                             budget_limit_usd: number | null;
+                            can_delegate: boolean;
+                            /** @description From the root to this token, inclusive (its length is depth) */
+                            chain: {
+                                agent_id: string;
+                                id: number;
+                            }[];
                             circuit_breaker: {
                                 max_failed_requests: number;
                                 max_requests_per_minute: number;
@@ -2404,6 +2427,8 @@ export interface paths {
                             dead_mans_switch: {
                                 heartbeat_required_every: number;
                             } | null;
+                            /** @description 1 for a token its person created */
+                            depth: number;
                             /** Format: date-time */
                             expires_at: string;
                             failed_count: number;
@@ -2415,6 +2440,8 @@ export interface paths {
                             last_used_at: string | null;
                             /** @description The slug of the token's organization */
                             organization: string | null;
+                            /** @description The token this one was delegated from */
+                            parent_id: number | null;
                             request_count: number;
                             spend_usd: number;
                             /** @enum {string} */
@@ -2440,6 +2467,11 @@ export interface paths {
                         agent_id?: string;
                         /** @description Cumulative reported cost at which the token is suspended */
                         budget_limit_usd?: number | null;
+                        /**
+                         * @description Only clears it: a token never gains delegation
+                         * @enum {boolean}
+                         */
+                        can_delegate?: false;
                         circuit_breaker?: {
                             /** @description Consecutive denied requests before the token is suspended (default 10) */
                             max_failed_requests?: number;
@@ -2470,6 +2502,12 @@ export interface paths {
                         "application/json": {
                             agent_id: string;
                             budget_limit_usd: number | null;
+                            can_delegate: boolean;
+                            /** @description From the root to this token, inclusive (its length is depth) */
+                            chain: {
+                                agent_id: string;
+                                id: number;
+                            }[];
                             circuit_breaker: {
                                 max_failed_requests: number;
                                 max_requests_per_minute: number;
@@ -2482,6 +2520,8 @@ export interface paths {
                             dead_mans_switch: {
                                 heartbeat_required_every: number;
                             } | null;
+                            /** @description 1 for a token its person created */
+                            depth: number;
                             /** Format: date-time */
                             expires_at: string;
                             failed_count: number;
@@ -2493,6 +2533,8 @@ export interface paths {
                             last_used_at: string | null;
                             /** @description The slug of the token's organization */
                             organization: string | null;
+                            /** @description The token this one was delegated from */
+                            parent_id: number | null;
                             request_count: number;
                             spend_usd: number;
                             /** @enum {string} */
@@ -2527,6 +2569,12 @@ export interface paths {
                             token: {
                                 agent_id: string;
                                 budget_limit_usd: number | null;
+                                can_delegate: boolean;
+                                /** @description From the root to this token, inclusive (its length is depth) */
+                                chain: {
+                                    agent_id: string;
+                                    id: number;
+                                }[];
                                 circuit_breaker: {
                                     max_failed_requests: number;
                                     max_requests_per_minute: number;
@@ -2539,6 +2587,8 @@ export interface paths {
                                 dead_mans_switch: {
                                     heartbeat_required_every: number;
                                 } | null;
+                                /** @description 1 for a token its person created */
+                                depth: number;
                                 /** Format: date-time */
                                 expires_at: string;
                                 failed_count: number;
@@ -2550,6 +2600,8 @@ export interface paths {
                                 last_used_at: string | null;
                                 /** @description The slug of the token's organization */
                                 organization: string | null;
+                                /** @description The token this one was delegated from */
+                                parent_id: number | null;
                                 request_count: number;
                                 spend_usd: number;
                                 /** @enum {string} */
@@ -2629,6 +2681,95 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ai/tokens/{id}/delegate/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description The creation body of ai/tokens/; the child only narrows its parent (permissions, expiry, budget from what the parent has left, can_delegate), acts in its organization, and is at most SVC_AIRS_MAX_DELEGATION_DEPTH deep. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The agent's own name for itself */
+                        agent_id: string;
+                        /** @description Cumulative reported cost at which the token is suspended */
+                        budget_limit_usd?: number | null;
+                        /** @description The token may create narrower children for sub-agents (default false) */
+                        can_delegate?: boolean;
+                        circuit_breaker?: {
+                            /** @description Consecutive denied requests before the token is suspended (default 10) */
+                            max_failed_requests?: number;
+                            /** @description With window_seconds: requests per window */
+                            max_requests?: number;
+                            /** @description Requests per minute before the token is suspended (default 60) */
+                            max_requests_per_minute?: number;
+                            /** @description Requests in the token's life before it is suspended (default 1000) */
+                            max_requests_total?: number;
+                            /** @description With max_requests: the window in seconds */
+                            window_seconds?: number;
+                        };
+                        dead_mans_switch?: {
+                            /** @description Seconds between heartbeats before the token is suspended */
+                            heartbeat_required_every: number;
+                        } | null;
+                        /** @description Seconds, at most SVC_AIRS_MAX_TOKEN_LIFETIME (default 3600) */
+                        expires_in?: number;
+                        /** @description Slug: the token acts only there (and below it) */
+                        organization?: string;
+                        /** @default [] */
+                        permissions?: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            agent_id: string;
+                            budget_limit_usd: number | null;
+                            can_delegate: boolean;
+                            chain: {
+                                agent_id: string;
+                                id: number;
+                            }[];
+                            depth: number;
+                            /** Format: date-time */
+                            expires_at: string;
+                            granted_permissions: string[];
+                            id: number;
+                            organization: string | null;
+                            parent_id: number;
+                            /** @enum {string} */
+                            status: "ACTIVE" | "SUSPENDED" | "REVOKED" | "EXPIRED";
+                            token: string;
+                        };
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -2772,6 +2913,12 @@ export interface paths {
                             token: {
                                 agent_id: string;
                                 budget_limit_usd: number | null;
+                                can_delegate: boolean;
+                                /** @description From the root to this token, inclusive (its length is depth) */
+                                chain: {
+                                    agent_id: string;
+                                    id: number;
+                                }[];
                                 circuit_breaker: {
                                     max_failed_requests: number;
                                     max_requests_per_minute: number;
@@ -2784,6 +2931,8 @@ export interface paths {
                                 dead_mans_switch: {
                                     heartbeat_required_every: number;
                                 } | null;
+                                /** @description 1 for a token its person created */
+                                depth: number;
                                 /** Format: date-time */
                                 expires_at: string;
                                 failed_count: number;
@@ -2795,6 +2944,8 @@ export interface paths {
                                 last_used_at: string | null;
                                 /** @description The slug of the token's organization */
                                 organization: string | null;
+                                /** @description The token this one was delegated from */
+                                parent_id: number | null;
                                 request_count: number;
                                 spend_usd: number;
                                 /** @enum {string} */
@@ -2848,6 +2999,12 @@ export interface paths {
                             token: {
                                 agent_id: string;
                                 budget_limit_usd: number | null;
+                                can_delegate: boolean;
+                                /** @description From the root to this token, inclusive (its length is depth) */
+                                chain: {
+                                    agent_id: string;
+                                    id: number;
+                                }[];
                                 circuit_breaker: {
                                     max_failed_requests: number;
                                     max_requests_per_minute: number;
@@ -2860,6 +3017,8 @@ export interface paths {
                                 dead_mans_switch: {
                                     heartbeat_required_every: number;
                                 } | null;
+                                /** @description 1 for a token its person created */
+                                depth: number;
                                 /** Format: date-time */
                                 expires_at: string;
                                 failed_count: number;
@@ -2871,6 +3030,8 @@ export interface paths {
                                 last_used_at: string | null;
                                 /** @description The slug of the token's organization */
                                 organization: string | null;
+                                /** @description The token this one was delegated from */
+                                parent_id: number | null;
                                 request_count: number;
                                 spend_usd: number;
                                 /** @enum {string} */
@@ -2924,6 +3085,12 @@ export interface paths {
                             token: {
                                 agent_id: string;
                                 budget_limit_usd: number | null;
+                                can_delegate: boolean;
+                                /** @description From the root to this token, inclusive (its length is depth) */
+                                chain: {
+                                    agent_id: string;
+                                    id: number;
+                                }[];
                                 circuit_breaker: {
                                     max_failed_requests: number;
                                     max_requests_per_minute: number;
@@ -2936,6 +3103,8 @@ export interface paths {
                                 dead_mans_switch: {
                                     heartbeat_required_every: number;
                                 } | null;
+                                /** @description 1 for a token its person created */
+                                depth: number;
                                 /** Format: date-time */
                                 expires_at: string;
                                 failed_count: number;
@@ -2947,6 +3116,8 @@ export interface paths {
                                 last_used_at: string | null;
                                 /** @description The slug of the token's organization */
                                 organization: string | null;
+                                /** @description The token this one was delegated from */
+                                parent_id: number | null;
                                 request_count: number;
                                 spend_usd: number;
                                 /** @enum {string} */
@@ -4000,6 +4171,12 @@ export interface paths {
                             agent_tokens: {
                                 agent_id: string;
                                 budget_limit_usd: number | null;
+                                can_delegate: boolean;
+                                /** @description From the root to this token, inclusive (its length is depth) */
+                                chain: {
+                                    agent_id: string;
+                                    id: number;
+                                }[];
                                 circuit_breaker: {
                                     max_failed_requests: number;
                                     max_requests_per_minute: number;
@@ -4012,6 +4189,8 @@ export interface paths {
                                 dead_mans_switch: {
                                     heartbeat_required_every: number;
                                 } | null;
+                                /** @description 1 for a token its person created */
+                                depth: number;
                                 /** Format: date-time */
                                 expires_at: string;
                                 failed_count: number;
@@ -4023,6 +4202,8 @@ export interface paths {
                                 last_used_at: string | null;
                                 /** @description The slug of the token's organization */
                                 organization: string | null;
+                                /** @description The token this one was delegated from */
+                                parent_id: number | null;
                                 request_count: number;
                                 spend_usd: number;
                                 /** @enum {string} */

@@ -154,6 +154,8 @@ export const SETTINGS = {
   AIRS_CONFIRMATION_REQUIRED: list([], 'Permission codes whose use by an agent waits for the delegating user\'s approval (202).'),
   AIRS_CONFIRMATION_LIFETIME: int(600, 'Seconds a pending agent action can be approved and replayed.', lifetime),
   AIRS_MAX_TOKEN_LIFETIME: int(86400, 'Longest agent-token lifetime in seconds (`expires_in`).', { min: 1 }),
+  AIRS_MAX_DELEGATION_DEPTH: int(3, 'Longest delegation chain: a token its person creates is depth 1, its child 2… (docs/agents.md "Delegation").',
+    { min: 1, max: 16 }),
   AIRS_REDACT_PII: bool(false, 'Answers to agent requests show emails, phones, names and addresses as `***REDACTED***`.'),
   ACCOUNT_DELETION_GRACE_PERIOD_DAYS: int(30, 'Days between a confirmed deletion request and anonymization.'),
   ACCOUNT_DELETION_CONFIRMATION_LIFETIME: int(86400, 'Seconds the emailed account-deletion confirmation token stays valid.', lifetime),

@@ -106,6 +106,7 @@ export const ERROR_CATALOGUE = {
   AGENT_TOKEN_SUSPENDED: { status: 403, message: 'The agent token is suspended' },
   AGENT_NOT_ALLOWED: { status: 403, message: 'Agents cannot use this endpoint' },
   AGENT_TOKEN_MISMATCH: { status: 403, message: 'This agent token is not the one named in the path' },
+  DELEGATION_DEPTH_EXCEEDED: { status: 403, message: 'The delegation chain would be longer than allowed' },
   BUDGET_EXCEEDED: { status: 403, message: 'The agent token has reached its budget' },
   ACTION_CONFIRMATION_INVALID: { status: 403, message: 'The action confirmation is invalid, used, expired or for another request' },
   ACTION_REJECTED: { status: 403, message: 'The delegating user rejected this action' },

@@ -375,6 +375,13 @@ export interface AgentTokensTable {
   status_changed_at: NullableTimestamp;
   /** Set on the delegation behind an OAuth grant (docs/oauth.md "Grants and ai/authorize/"): no one holds its token. */
   oauth_grant_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The token this one was delegated from (docs/agents.md "Delegation"); null for a token its person created. */
+  parent_id: ColumnType<number | null, number | null | undefined, number | null>;
+  /** 1 for a token its person created, the parent's + 1 for a child. */
+  depth: ColumnType<number, number | undefined, number>;
+  /** The ancestors' ids, from the root to the parent. */
+  ancestor_ids: ColumnType<number[], number[] | undefined, number[]>;
+  can_delegate: ColumnType<boolean, boolean | undefined, boolean>;
   created_at: DefaultTimestamp;
   updated_at: DefaultTimestamp;
 }

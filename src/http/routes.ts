@@ -1,5 +1,6 @@
 import agentActivityRoutes from '../modules/agents/activity.routes.js';
 import agentTokenRoutes from '../modules/agents/agent-tokens.routes.js';
+import childTokenRoutes from '../modules/agents/child-tokens.routes.js';
 import usageRoutes from '../modules/agents/usage.routes.js';
 import pendingActionRoutes from '../modules/agents/pending-actions.routes.js';
 import authorizeRoutes from '../modules/agents/authorize.routes.js';
@@ -70,6 +71,7 @@ export const API_ROUTES: RoutePlugin[] = [
   passkeyRoutes,
   passkeyCredentialRoutes,
   agentTokenRoutes,
+  childTokenRoutes,
   usageRoutes,
   agentActivityRoutes,
   pendingActionRoutes,

@@ -31,6 +31,7 @@ import * as m0029 from './0029_oauth_record_accounts.js';
 import * as m0030 from './0030_oauth_resources.js';
 import * as m0031 from './0031_oauth_grant_delegations.js';
 import * as m0032 from './0032_social_states_for_oauth.js';
+import * as m0033 from './0033_agent_delegation.js';
 
 /** Every migration, in order. Migrations are frozen once released: add a new one, never edit an old one. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -66,4 +67,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0030_oauth_resources': m0030,
   '0031_oauth_grant_delegations': m0031,
   '0032_social_states_for_oauth': m0032,
+  '0033_agent_delegation': m0033,
 };

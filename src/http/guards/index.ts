@@ -15,7 +15,7 @@ export { featureDisabled, type FeatureSwitch } from './feature.js';
 export { requestedSlug } from './org.js';
 export type { UserGuardOptions } from './user.js';
 export type { RecentAuthOptions } from './reauth.js';
-export { acceptsAgents, type AgentRuleOptions } from './agent.js';
+export { acceptsAgents, agentOnly, type AgentRuleOptions } from './agent.js';
 // What a route handler reads about its caller, once the guards above have run.
 export { agentOf, authOf, heldPermissions, orgOf, userAuthOf } from '../request-meta.js';
 

@@ -23,31 +23,69 @@ const ISSUED_BEFORE_REVOCATION = `exists (select 1 from users r where r.id = a.u
 
 const USER_COLUMNS = [...PUBLIC_USER_COLUMNS, 'is_banned', 'deleted_at', 'locked_until', 'tokens_valid_after'].map((c) => `u.${c}`).join(', ');
 
+/** A token's ancestors may act (docs/agents.md "Delegation"): the breakers as above, on the ancestor's row `a`. */
+const MAY_ACT = `(a.status = 'ACTIVE' and a.expires_at > $2::timestamptz
+    and ${WITHIN_TOTAL} and ${WITHIN_RATE} and ${HEARTBEAT_FRESH} and ${WITHIN_BUDGET})`;
+
+/** The per-request counts of the row `a`. */
+const COUNTED = `request_count = a.request_count + 1,
+      window_count = case when ${IN_WINDOW} then a.window_count + 1 else 1 end,
+      window_started_at = case when ${IN_WINDOW} then a.window_started_at else $2::timestamptz end,
+      last_used_at = $2::timestamptz`;
+
 /**
  * Every agent request runs this one statement: it counts the request against the per-minute window and the
  * total, and answers the token, its delegating user (with the public fields, so `GET me/` needs nothing more)
  * and the references of that user's grants (their codes come from the permission graph) — or nothing when the token
- * is unknown, not active, expired or over a breaker (then {@link tripBreakers} says why). `key` finds the token row `a`
- * from `$1`; `before` and `extra` add a leading CTE and answered columns.
+ * is unknown, not active, expired or over a breaker (then {@link tripBreakers} says why). A delegated token's request
+ * counts on every ancestor too, only when each of them may act: the ancestors are locked root first (so requests
+ * along one chain serialize, in one order) and their grants answered, for the caller to intersect. `key` finds the
+ * token row `a` from `$1`; `before` and `extra` add a leading CTE and answered columns.
  */
 const countStatement = (key: string, before = '', extra = '') => `
-  with ${before}t as (
-    update agent_tokens a set
-      request_count = a.request_count + 1,
-      window_count = case when ${IN_WINDOW} then a.window_count + 1 else 1 end,
-      window_started_at = case when ${IN_WINDOW} then a.window_started_at else $2::timestamptz end,
-      last_used_at = $2::timestamptz
+  with ${before}c as (
+    select a.ancestor_ids from agent_tokens a where ${key}
+  ), anc as (
+    select a.id, a.depth, a.agent_id, a.granted_permissions, ${MAY_ACT} as ok
+    from agent_tokens a where a.id = any(coalesce((select c.ancestor_ids from c), '{}'::bigint[]))
+    order by a.depth for update
+  ), t as (
+    update agent_tokens a set ${COUNTED}
     where ${key} and a.status = 'ACTIVE' and a.expires_at > $2::timestamptz
       and ${WITHIN_TOTAL} and ${WITHIN_RATE} and ${HEARTBEAT_FRESH} and ${WITHIN_BUDGET} and not ${ISSUED_BEFORE_REVOCATION}
+      and (select count(*) filter (where anc.ok) from anc) = cardinality(a.ancestor_ids)
     returning a.id, a.user_id, a.organization_id, a.agent_id, a.granted_permissions, a.failed_count
+  ), up as (
+    update agent_tokens a set ${COUNTED}
+    where a.id in (select anc.id from anc) and exists (select 1 from t)
   )
   select row_to_json(x) as state from (
     select t.id as token_id, t.organization_id, t.agent_id, t.granted_permissions, t.failed_count,
+      (select json_agg(json_build_object('id', anc.id, 'agent_id', anc.agent_id, 'granted_permissions', anc.granted_permissions)
+        order by anc.depth) from anc) as ancestors,
       ${grantRefsSql('u.id')} as user_grants, ${USER_COLUMNS}${extra}
     from t join users u on u.id = t.user_id
   ) x`;
 
 const COUNT_REQUEST = countStatement('a.token_hash = $1');
+
+/**
+ * {@link countStatement} for a token known to have no ancestors (its person created it): the same counts and answer
+ * without the chain's work. A token's place in its chain never changes; the condition on `ancestor_ids` keeps this
+ * statement from ever counting a child.
+ */
+const COUNT_ROOT_REQUEST = `
+  with t as (
+    update agent_tokens a set ${COUNTED}
+    where a.token_hash = $1 and cardinality(a.ancestor_ids) = 0 and a.status = 'ACTIVE' and a.expires_at > $2::timestamptz
+      and ${WITHIN_TOTAL} and ${WITHIN_RATE} and ${HEARTBEAT_FRESH} and ${WITHIN_BUDGET} and not ${ISSUED_BEFORE_REVOCATION}
+    returning a.id, a.user_id, a.organization_id, a.agent_id, a.granted_permissions, a.failed_count
+  )
+  select row_to_json(x) as state from (
+    select t.id as token_id, t.organization_id, t.agent_id, t.granted_permissions, t.failed_count, null as ancestors,
+      ${grantRefsSql('u.id')} as user_grants, ${USER_COLUMNS}
+    from t join users u on u.id = t.user_id
+  ) x`;
 
 /**
  * The same statement for an OAuth access token (docs/oauth.md "Grants and ai/authorize/"): `$1` is the hash of its
@@ -73,13 +111,20 @@ export interface TokenAndUser {
   [column: string]: unknown;
 }
 
+/** A delegated token's ancestor, root first, as the counting statement answers it. */
+export interface Ancestor { id: number; agent_id: string; granted_permissions: string[] }
+
 /** The token and its user as the counting statement answers them, with the references of the user's grants. */
 export interface CountedRequest extends TokenAndUser {
   user_grants: GrantRefs;
+  /** Null for a token its person created. */
+  ancestors: Ancestor[] | null;
 }
 
-export async function countRequest(db: Executor, tokenHash: string, now: Date): Promise<CountedRequest | undefined> {
-  const { rows } = await db.executeQuery<{ state: CountedRequest }>(CompiledQuery.raw(COUNT_REQUEST, [tokenHash, now.toISOString()]));
+/** `root`: the token is known to have no ancestors (the lighter statement); otherwise the chain is checked and counted. */
+export async function countRequest(db: Executor, tokenHash: string, now: Date, root = false): Promise<CountedRequest | undefined> {
+  const { rows } = await db.executeQuery<{ state: CountedRequest }>(CompiledQuery.raw(root ? COUNT_ROOT_REQUEST : COUNT_REQUEST,
+    [tokenHash, now.toISOString()]));
   return rows[0]?.state;
 }
 
@@ -101,26 +146,36 @@ export const findGrantDelegation = (db: Executor, jtiHash: string) =>
     .where('r.model', '=', 'JwtAccessToken').where('r.id_hash', '=', jtiHash)
     .executeTakeFirst();
 
+/** Some ancestor of the row `a` is revoked or expired: so is the token (docs/agents.md "Delegation"). */
+const ANCESTOR_ENDED = `exists (select 1 from agent_tokens p where p.id = any(a.ancestor_ids)
+    and (p.status in ('REVOKED', 'EXPIRED') or p.expires_at <= $2::timestamptz))`;
+/** Some ancestor of the row `a` is suspended: the token is held with it. */
+const ANCESTOR_HELD = `exists (select 1 from agent_tokens p where p.id = any(a.ancestor_ids) and p.status = 'SUSPENDED')`;
+
 /**
- * After the counting statement refused a token: revokes it when it predates its person's `tokens_valid_after`, expires
- * it when its time is up, or suspends it with the reason of the first breaker it is over, in one statement (a token
- * already suspended, revoked or expired is left as it is, but for the revocation).
+ * After the counting statement refused a token: for the token and each of its ancestors, in one statement — revokes
+ * one that predates its person's `tokens_valid_after` or whose ancestor ended, expires one whose time is up, holds one
+ * whose ancestor is suspended (PARENT_SUSPENDED), or suspends one with the reason of the first breaker it is over (a
+ * token already suspended, revoked or expired is left as it is, but for the revocation). What happens to an ancestor
+ * reaches its descendants through the table's trigger. Answers the rows it changed.
  */
 export async function tripBreakers(db: Executor, tokenHash: string, now: Date) {
   const { rows } = await db.executeQuery<{ id: number; user_id: number; agent_id: string; status: AgentTokenStatus; suspended_reason: string | null }>(CompiledQuery.raw(`
     update agent_tokens a set
-      status = case when ${ISSUED_BEFORE_REVOCATION} then 'REVOKED' when a.expires_at <= $2::timestamptz then 'EXPIRED' else 'SUSPENDED' end,
+      status = case when ${ISSUED_BEFORE_REVOCATION} or ${ANCESTOR_ENDED} then 'REVOKED' when a.expires_at <= $2::timestamptz then 'EXPIRED'
+        else 'SUSPENDED' end,
       suspended_reason = case
-        when ${ISSUED_BEFORE_REVOCATION} or a.expires_at <= $2::timestamptz then a.suspended_reason
+        when ${ISSUED_BEFORE_REVOCATION} or ${ANCESTOR_ENDED} or a.expires_at <= $2::timestamptz then a.suspended_reason
+        when ${ANCESTOR_HELD} then 'PARENT_SUSPENDED'
         when not (${WITHIN_TOTAL} and ${WITHIN_RATE}) then 'RATE_LIMIT'
         when not ${HEARTBEAT_FRESH} then 'HEARTBEAT_MISSING'
         else 'BUDGET_EXCEEDED' end,
       status_changed_at = $2::timestamptz, updated_at = $2::timestamptz
-    where a.token_hash = $1 and (
-      (a.status in ('ACTIVE', 'SUSPENDED') and (a.expires_at <= $2::timestamptz or ${ISSUED_BEFORE_REVOCATION}))
-      or (a.status = 'ACTIVE' and not (${WITHIN_TOTAL} and ${WITHIN_RATE} and ${HEARTBEAT_FRESH} and ${WITHIN_BUDGET})))
+    where (a.token_hash = $1 or a.id = any(coalesce((select ancestor_ids from agent_tokens where token_hash = $1), '{}'::bigint[]))) and (
+      (a.status in ('ACTIVE', 'SUSPENDED') and (a.expires_at <= $2::timestamptz or ${ISSUED_BEFORE_REVOCATION} or ${ANCESTOR_ENDED}))
+      or (a.status = 'ACTIVE' and (${ANCESTOR_HELD} or not (${WITHIN_TOTAL} and ${WITHIN_RATE} and ${HEARTBEAT_FRESH} and ${WITHIN_BUDGET}))))
     returning a.id, a.user_id, a.agent_id, a.status, a.suspended_reason`, [tokenHash, now.toISOString()]));
-  return rows[0];
+  return rows;
 }
 
 /** The state of a token by its hash, whatever it is. */

@@ -15,6 +15,9 @@ import * as repo from './agent-auth.repo.js';
 /** `counters`: where the per-request counts are written (see `Database.counters`); `db` for everything else. */
 type Deps = { db: Db; counters: Db; clock: Clock; audit: AuditService; events: WebhookEvents };
 
+/** How many tokens' hashes {@link createAgentAuthService} remembers as having no ancestors. */
+const KNOWN_ROOTS = 10_000;
+
 /** The codes a refused agent request answers, by the token's state. */
 const REFUSALS = { EXPIRED: 'AGENT_TOKEN_EXPIRED', REVOKED: 'AGENT_TOKEN_REVOKED', SUSPENDED: 'AGENT_TOKEN_SUSPENDED' } as const;
 
@@ -24,12 +27,23 @@ const REFUSALS = { EXPIRED: 'AGENT_TOKEN_EXPIRED', REVOKED: 'AGENT_TOKEN_REVOKED
  * it is over first). Denials are counted for the anomaly breaker; an allowed request ends a run of them.
  */
 export function createAgentAuthService({ db, counters, clock, audit, events }: Deps) {
+  /**
+   * Hashes of tokens seen to have no ancestors: their requests take the statement without the chain's work (a token's
+   * place in its chain never changes). Bounded; a token forgotten is checked with the chain again, which relearns it.
+   */
+  const roots = new Set<string>();
+
   async function authenticate(raw: string, traceId: string | null): Promise<AgentContext> {
     if (!AGENT_TOKEN_PATTERN.test(raw)) throw new AppError('AGENT_TOKEN_INVALID');
     const hash = sha256Hex(raw);
     const now = clock.now();
-    const row = await repo.countRequest(counters, hash, now);
+    const root = roots.has(hash);
+    const row = await repo.countRequest(counters, hash, now, root);
     if (!row) throw await refusal(hash, now);
+    if (!root && row.ancestors === null) {
+      if (roots.size >= KNOWN_ROOTS) roots.delete(roots.values().next().value!);
+      roots.add(hash);
+    }
     const graph = await permissionGraph(counters, row.user_grants.version);
     return contextOf(row, traceId, now, graph.permissionSetOf(row.user_grants, Boolean(row.is_superuser)));
   }
@@ -113,8 +127,9 @@ export function createAgentAuthService({ db, counters, clock, audit, events }: D
 
   /** Why the counting statement refused the token, after expiring or suspending it as its state asks. */
   async function refusal(hash: string, now: Date): Promise<AppError> {
-    const changed = await repo.tripBreakers(db, hash, now);
-    if (changed?.status === 'SUSPENDED') await recordSuspension(changed, changed.suspended_reason);
+    for (const changed of await repo.tripBreakers(db, hash, now)) {
+      if (changed.status === 'SUSPENDED') await recordSuspension(changed, changed.suspended_reason);
+    }
     const state = await repo.findTokenState(db, hash);
     // Still active: the window moved on between the two statements; the request was not counted, so it may retry.
     return state ? refusalOf(state, 'RATE_LIMIT') : new AppError('AGENT_TOKEN_INVALID');
@@ -122,7 +137,7 @@ export function createAgentAuthService({ db, counters, clock, audit, events }: D
 
   /** Refuses the request for `code`, counting the denial (the anomaly breaker suspends at its threshold). */
   async function deny(agent: AgentContext, code: Extract<ErrorCode, 'AGENT_NOT_ALLOWED' | 'AGENT_PERMISSION_DENIED'>,
-    details?: MissingPermissions): Promise<never> {
+    details?: MissingPermissions | { reason: string }): Promise<never> {
     await recordDenied(agent);
     throw new AppError(code, details === undefined ? {} : { details });
   }
@@ -163,14 +178,19 @@ function refusalOf(state: { id: number; user_id: number; agent_id: string; statu
 }
 
 /** The context of an authenticated agent request, from the token and delegating-user row. */
-function contextOf(row: repo.TokenAndUser, traceId: string | null, now: Date, userPermissions: PermissionSet): AgentContext {
+function contextOf(row: repo.TokenAndUser & { ancestors?: repo.Ancestor[] | null }, traceId: string | null, now: Date,
+  userPermissions: PermissionSet): AgentContext {
   const user = userOf(row);
   const lockedUntil = dateOrNull(row.locked_until);
+  const ancestors = row.ancestors ?? [];
+  // A delegated token may use what it and every ancestor were granted (docs/agents.md "Delegation").
+  const granted = new Set(row.granted_permissions.filter((p) => ancestors.every((a) => a.granted_permissions.includes(p))));
   return {
     tokenId: row.token_id,
     agentId: row.agent_id,
     organizationId: row.organization_id,
-    granted: new Set(row.granted_permissions),
+    granted,
+    chain: [...ancestors.map((a) => ({ id: a.id, agent_id: a.agent_id })), { id: row.token_id, agent_id: row.agent_id }],
     failedCount: row.failed_count,
     user,
     userPermissions,

@@ -8,13 +8,19 @@ export const AGENT_TOKEN_PATTERN = /^gha_[A-Za-z0-9_-]{43}$/;
 /** What an agent request is granted, decided by the guards and read by the hooks that answer and audit it. */
 export type AgentDecision = 'allow' | 'deny' | 'pending';
 
+/** One token of a delegation chain, as records and answers show it. */
+export interface ChainLink { id: number; agent_id: string }
+
 /** An authenticated agent request: its token, the delegating user as they are now, and what the guards decided. */
 export interface AgentContext {
   tokenId: number;
   agentId: string;
   /** The organization the token acts in (and, with inheritance, below it), or null for a token without one. */
   organizationId: number | null;
+  /** What the token may use: its grant ∩ every ancestor's. */
   granted: ReadonlySet<string>;
+  /** The tokens from the root to this one (docs/agents.md "Delegation"); just this one for a token its person created. */
+  chain: readonly ChainLink[];
   /** Consecutive denials before this request. */
   failedCount: number;
   /** The delegating user, with the public fields. */

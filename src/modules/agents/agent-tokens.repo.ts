@@ -7,7 +7,11 @@ import type { AgentTokenView } from './agent-tokens.schemas.js';
 const VIEW_COLUMNS = ['a.id', 'a.agent_id', 'a.status', 'a.suspended_reason', 'a.granted_permissions', 'o.slug as organization_slug',
   'a.expires_at', 'a.created_at', 'a.last_used_at', 'a.request_count', 'a.failed_count', 'a.spend_usd', 'a.budget_limit_usd',
   'a.max_requests_per_minute', 'a.max_requests_total', 'a.max_failed_requests', 'a.heartbeat_required_every',
-  'a.last_heartbeat_at'] as const;
+  'a.last_heartbeat_at', 'a.parent_id', 'a.depth', 'a.can_delegate'] as const;
+
+/** The chain from the root to the token `a`, inclusive (docs/agents.md "Delegation"). */
+const CHAIN = sql<{ id: number; agent_id: string }[]>`(select coalesce(json_agg(json_build_object('id', c.id, 'agent_id', c.agent_id)
+  order by c.depth), '[]'::json) from agent_tokens c where c.id = any(a.ancestor_ids) or c.id = a.id)`.as('chain');
 
 const view = (db: Executor) => db.selectFrom('agent_tokens as a').leftJoin('organizations as o', 'o.id', 'a.organization_id');
 
@@ -16,7 +20,12 @@ export const insertToken = (db: Executor, values: NewRow<'agent_tokens'>) =>
 
 /** One of the user's tokens (another user's is not found). */
 export const findOwnToken = (db: Executor, userId: number, id: number): Promise<AgentTokenView | undefined> =>
-  view(db).select(VIEW_COLUMNS).where('a.id', '=', id).where('a.user_id', '=', userId).executeTakeFirst();
+  view(db).select(VIEW_COLUMNS).select(CHAIN).where('a.id', '=', id).where('a.user_id', '=', userId).executeTakeFirst();
+
+/** Every token of the user, newest first (the data export). */
+export const allTokensOf = (db: Executor, userId: number): Promise<AgentTokenView[]> =>
+  view(db).select(VIEW_COLUMNS).select(CHAIN).where('a.user_id', '=', userId).orderBy('a.created_at', 'desc').orderBy('a.id', 'desc')
+    .execute() as Promise<AgentTokenView[]>;
 
 export interface TokenFilters {
   status?: AgentTokenStatus;
@@ -33,7 +42,7 @@ export async function listOwnTokens(db: Executor, userId: number, f: TokenFilter
   if (f.status !== undefined) q = q.where(effectiveStatus(now), '=', f.status);
   if (f.agentId !== undefined) q = q.where('a.agent_id', '=', f.agentId);
   const [rows, total] = await Promise.all([
-    q.select(VIEW_COLUMNS).orderBy(`a.${order.column}`, order.direction).orderBy('a.id', order.direction)
+    q.select(VIEW_COLUMNS).select(CHAIN).orderBy(`a.${order.column}`, order.direction).orderBy('a.id', order.direction)
       .limit(page.limit).offset(page.offset).execute(),
     q.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow(),
   ]);
@@ -55,8 +64,9 @@ export async function changeStatus(db: Executor, userId: number, id: number, fro
       ...(to.resetWindow ? { window_count: 0, window_started_at: null, failed_count: 0 } : {}),
     })
     .where('id', '=', id).where('user_id', '=', userId).where('status', 'in', from)
-    // Only an unexpired token may be resumed.
-    .$if(to.status === 'ACTIVE', (q) => q.where('expires_at', '>', to.now))
+    // Only an unexpired token may be resumed, and a child only while every ancestor is active (docs/agents.md "Delegation").
+    .$if(to.status === 'ACTIVE', (q) => q.where('expires_at', '>', to.now).where(sql<boolean>`not exists (select 1 from agent_tokens p
+      where p.id = any(agent_tokens.ancestor_ids) and p.status <> 'ACTIVE')`))
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }

@@ -14,7 +14,7 @@ export const AGENT_DEFAULTS = {
 } as const;
 
 export const AGENT_STATUSES = ['ACTIVE', 'SUSPENDED', 'REVOKED', 'EXPIRED'] as const;
-export const SUSPENSION_REASONS = ['RATE_LIMIT', 'ANOMALY', 'HEARTBEAT_MISSING', 'BUDGET_EXCEEDED', 'MANUAL'] as const;
+export const SUSPENSION_REASONS = ['RATE_LIMIT', 'ANOMALY', 'HEARTBEAT_MISSING', 'BUDGET_EXCEEDED', 'MANUAL', 'PARENT_SUSPENDED'] as const;
 
 /** Amounts in US dollars: finite, not negative, with at most 8 decimals kept (numeric(20, 8)). */
 export const Usd = (description: string) => Type.Number({ minimum: 0, maximum: 1e11, description });
@@ -34,9 +34,8 @@ export const DeadMansSwitchBody = Body({
   heartbeat_required_every: Type.Integer({ minimum: 1, maximum: 31_536_000, description: 'Seconds between heartbeats before the token is suspended' }),
 });
 
-/** With `password` (and `totp_code`) when the sign-in is not recent (docs/security.md "Recent authentication"). */
-export const CreateAgentTokenBody = Body({
-  ...ReauthProofFields,
+/** What a token is created with, by its person or (docs/agents.md "Delegation") by its parent. */
+const TOKEN_FIELDS = {
   agent_id: Type.String({ minLength: 1, maxLength: 128, description: 'The agent\'s own name for itself' }),
   expires_in: Type.Optional(Type.Integer({ minimum: 1, description: 'Seconds, at most SVC_AIRS_MAX_TOKEN_LIFETIME (default 3600)' })),
   permissions: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 200, default: [] })),
@@ -44,8 +43,19 @@ export const CreateAgentTokenBody = Body({
   budget_limit_usd: Type.Optional(Nullable(Usd('Cumulative reported cost at which the token is suspended'))),
   circuit_breaker: Type.Optional(CircuitBreakerBody),
   dead_mans_switch: Type.Optional(Nullable(DeadMansSwitchBody)),
-});
+  can_delegate: Type.Optional(Type.Boolean({ description: 'The token may create narrower children for sub-agents (default false)' })),
+};
+
+/** With `password` (and `totp_code`) when the sign-in is not recent (docs/security.md "Recent authentication"). */
+export const CreateAgentTokenBody = Body({ ...ReauthProofFields, ...TOKEN_FIELDS });
 export type CreateAgentTokenInput = Static<typeof CreateAgentTokenBody>;
+
+/**
+ * `ai/tokens/<id>/delegate/`: the creation body, asked by the parent with its own AgentBearer (no re-authentication);
+ * a child's organization is its parent's.
+ */
+export const DelegateAgentTokenBody = Body(TOKEN_FIELDS);
+export type DelegateAgentTokenInput = Static<typeof DelegateAgentTokenBody>;
 
 /** PUT changes the name and limits, and may narrow the permissions (never widen them). */
 export const UpdateAgentTokenBody = Body({
@@ -54,6 +64,7 @@ export const UpdateAgentTokenBody = Body({
   budget_limit_usd: Type.Optional(Nullable(Usd('Cumulative reported cost at which the token is suspended'))),
   circuit_breaker: Type.Optional(CircuitBreakerBody),
   dead_mans_switch: Type.Optional(Nullable(DeadMansSwitchBody)),
+  can_delegate: Type.Optional(Type.Literal(false, { description: 'Only clears it: a token never gains delegation' })),
 });
 export type UpdateAgentTokenInput = Static<typeof UpdateAgentTokenBody>;
 
@@ -64,6 +75,9 @@ export const AgentTokenListQuery = ListQuery({
 export type AgentTokenListInput = Static<typeof AgentTokenListQuery>;
 
 export const AgentTokenParams = Type.Object({ id: Type.String() });
+
+/** One token of a delegation chain (docs/agents.md "Delegation"). */
+export const ChainLinkRecord = Type.Object({ id: Type.Integer(), agent_id: Type.String() });
 
 /** docs/decisions.md "Agents": a token record, as lists, detail and action answers show it. */
 export const AgentTokenRecord = Type.Object({
@@ -86,6 +100,10 @@ export const AgentTokenRecord = Type.Object({
   }),
   dead_mans_switch: Nullable(Type.Object({ heartbeat_required_every: Type.Integer() })),
   last_heartbeat_at: Nullable(Type.String({ format: 'date-time' })),
+  parent_id: Nullable(Type.Integer({ description: 'The token this one was delegated from' })),
+  depth: Type.Integer({ description: '1 for a token its person created' }),
+  can_delegate: Type.Boolean(),
+  chain: Type.Array(ChainLinkRecord, { description: 'From the root to this token, inclusive (its length is depth)' }),
 });
 export type AgentTokenRecordBody = Static<typeof AgentTokenRecord>;
 
@@ -99,6 +117,15 @@ export const AgentTokenCreatedResponse = Type.Object({
   granted_permissions: Type.Array(Type.String()),
   organization: Nullable(Type.String()),
   budget_limit_usd: Nullable(Type.Number()),
+});
+
+/** 201 for a child: the creation answer and where the child stands in its chain (docs/agents.md "Delegation"). */
+export const DelegatedTokenResponse = Type.Object({
+  ...AgentTokenCreatedResponse.properties,
+  parent_id: Type.Integer(),
+  depth: Type.Integer(),
+  can_delegate: Type.Boolean(),
+  chain: Type.Array(ChainLinkRecord),
 });
 
 export const AgentTokenActionResponse = Type.Object({
@@ -132,6 +159,11 @@ export interface AgentTokenView {
   max_failed_requests: number;
   heartbeat_required_every: number | null;
   last_heartbeat_at: Date | null;
+  parent_id: number | null;
+  depth: number;
+  can_delegate: boolean;
+  /** From the root to the token, inclusive. */
+  chain: { id: number; agent_id: string }[];
 }
 
 /** An exact decimal as the JSON number it denotes (0.10000000 → 0.1). */
@@ -162,5 +194,9 @@ export function toRecord(row: AgentTokenView, now: Date): AgentTokenRecordBody {
     },
     dead_mans_switch: row.heartbeat_required_every === null ? null : { heartbeat_required_every: row.heartbeat_required_every },
     last_heartbeat_at: toIso(row.last_heartbeat_at),
+    parent_id: row.parent_id,
+    depth: row.depth,
+    can_delegate: row.can_delegate,
+    chain: row.chain.map((l) => ({ id: Number(l.id), agent_id: l.agent_id })),
   };
 }

@@ -2,8 +2,8 @@ import type { Config } from '../../config/settings.js';
 import { addSeconds, type Clock } from '../../core/clock.js';
 import { AppError } from '../../core/errors.js';
 import { pageRequest } from '../../core/pagination.js';
-import type { AgentTokenStatus, Db } from '../../db/database.js';
-import { newOpaqueToken, sha256Hex } from '../../security/random.js';
+import type { AgentTokenStatus, Db, Executor } from '../../db/database.js';
+import { sha256Hex } from '../../security/random.js';
 import type { AuditService } from '../audit/audit.service.js';
 import type { SecurityNoticeService } from '../users/security-notices.service.js';
 import type { WebhookEvents } from '../webhooks/webhook-events.service.js';
@@ -12,7 +12,7 @@ import type { RequestMeta } from '../../core/request-meta.js';
 import { auditOrigin } from '../rbac/actor.js';
 import { assertHoldsAll, type PermissionSource } from '../rbac/permission-set.js';
 import type { SessionService } from '../sessions/sessions.service.js';
-import { AGENT_TOKEN_PREFIX } from './agent-context.js';
+import { breakerLimits, newAgentToken, toDecimal, tokenRow } from './token-rows.js';
 import {
   AGENT_DEFAULTS, toRecord,
   type AgentTokenListInput, type CircuitBreakerInput, type CreateAgentTokenInput, type UpdateAgentTokenInput,
@@ -32,37 +32,6 @@ export interface TokenOwner {
   meta: RequestMeta;
   /** The session of the bearer making the request, and when its access token was issued (seconds). */
   session: { id: number; issuedAt: number };
-}
-
-/** `budget_limit_usd` as the exact decimal the column keeps (8 places). */
-const toDecimal = (value: number | null | undefined): string | null | undefined =>
-  (value === null || value === undefined ? value : value.toFixed(8));
-
-/**
- * The per-minute rate of either key form: the API's `max_requests_per_minute`, or the SDK's `max_requests` per
- * `window_seconds` (docs/migrating-from-tenxyte.md; rate = max_requests × 60 / window_seconds, at least 1). Both forms naming
- * different rates → 400 on the SDK's field: the caller meant one of them, and a guess could loosen the breaker.
- */
-function breakerLimits(input: CircuitBreakerInput | undefined) {
-  if (!input) return {};
-  let perMinute = input.max_requests_per_minute;
-  if (input.max_requests !== undefined || input.window_seconds !== undefined) {
-    if (input.max_requests === undefined || input.window_seconds === undefined) {
-      const missing = input.max_requests === undefined ? 'max_requests' : 'window_seconds';
-      throw AppError.validation({ [`circuit_breaker.${missing}`]: ['max_requests and window_seconds go together.'] });
-    }
-    const derived = Math.max(1, Math.floor((input.max_requests * 60) / input.window_seconds));
-    if (perMinute !== undefined && perMinute !== derived) {
-      const message = 'Must match max_requests_per_minute (max_requests × 60 / window_seconds).';
-      throw AppError.validation({ 'circuit_breaker.max_requests': [message] });
-    }
-    perMinute = derived;
-  }
-  return {
-    ...(perMinute !== undefined ? { max_requests_per_minute: perMinute } : {}),
-    ...(input.max_requests_total !== undefined ? { max_requests_total: input.max_requests_total } : {}),
-    ...(input.max_failed_requests !== undefined ? { max_failed_requests: input.max_failed_requests } : {}),
-  };
 }
 
 /**
@@ -92,25 +61,16 @@ export function createAgentTokenService({ db, clock, config, audit, rbac, orgs, 
     const unknown = await repo.unknownCodes(db, permissions, scope.organizationId !== null);
     if (unknown.length > 0) throw new AppError('PERMISSIONS_NOT_FOUND', { details: { permissions: unknown } });
     assertHoldsAll(scope.held, permissions);
-    const limits = breakerLimits(input.circuit_breaker);
-    const secret = newOpaqueToken(32);
-    const raw = `${AGENT_TOKEN_PREFIX}${secret.raw}`;
+    breakerLimits(input.circuit_breaker); // refuses contradictory limits before anything is written
+    const raw = newAgentToken();
     const now = clock.now();
     const id = await db.transaction().execute(async (trx) => {
       // A logout-all, password change or ban committed since the bearer was checked ends what this would create: the
       // account's row is held until the token is stored, so such an event either came first (refused here) or waits
       // and then revokes the new token with the others (docs/agents.md "Threat model").
       if (!await sessions.holdIfCurrent(trx, owner.id, owner.session.id, owner.session.issuedAt)) throw new AppError('TOKEN_BLACKLISTED');
-      const inserted = await repo.insertToken(trx, {
-        user_id: owner.id, organization_id: scope.organizationId, agent_id: input.agent_id.trim() || input.agent_id,
-        token_hash: sha256Hex(raw), granted_permissions: permissions, expires_at: addSeconds(now, expiresIn),
-        max_requests_per_minute: limits.max_requests_per_minute ?? AGENT_DEFAULTS.maxRequestsPerMinute,
-        max_requests_total: limits.max_requests_total ?? AGENT_DEFAULTS.maxRequestsTotal,
-        max_failed_requests: limits.max_failed_requests ?? AGENT_DEFAULTS.maxFailedRequests,
-        heartbeat_required_every: input.dead_mans_switch?.heartbeat_required_every ?? null,
-        budget_limit_usd: toDecimal(input.budget_limit_usd) ?? null,
-        spend_usd: '0', created_at: now, updated_at: now,
-      });
+      const inserted = await repo.insertToken(trx, tokenRow(input, { userId: owner.id, organizationId: scope.organizationId, tokenHash: sha256Hex(raw),
+        permissions, expiresAt: addSeconds(now, expiresIn), now }));
       await audit.record({ event_type: 'agent_token_created', user_id: owner.id, ...auditOrigin(owner),
         details: { token_id: inserted.id, agent_id: input.agent_id, permissions, organization: input.organization ?? null } }, trx);
       await notices.agentTokenCreated(trx, owner.id, { agentId: input.agent_id, permissions, expiresAt: addSeconds(now, expiresIn) });
@@ -131,6 +91,12 @@ export function createAgentTokenService({ db, clock, config, audit, rbac, orgs, 
       { limit: page.pageSize, offset: page.offset });
     return { results: rows.map((r) => toRecord(r, now)), count, page };
   }
+
+  /** Every token of the person, as their records show them (the data export reads them in its transaction). */
+  const recordsOf = async (executor: Executor, userId: number) => {
+    const now = clock.now();
+    return (await repo.allTokensOf(executor, userId)).map((r) => toRecord(r, now));
+  };
 
   async function found(owner: TokenOwner, id: number) {
     const row = await repo.findOwnToken(db, owner.id, id);
@@ -154,8 +120,15 @@ export function createAgentTokenService({ db, clock, config, audit, rbac, orgs, 
         throw AppError.validation({ permissions: [`Permissions can only be narrowed; not granted to this token: ${widened.join(', ')}.`] });
       }
     }
+    // A child only narrows (docs/agents.md "Delegation"): its budget was reserved from its parent's.
+    const row = await found(owner, id);
+    if (row.parent_id !== null && input.budget_limit_usd !== undefined && row.budget_limit_usd !== null
+      && (input.budget_limit_usd === null || input.budget_limit_usd > Number(row.budget_limit_usd))) {
+      throw AppError.validation({ budget_limit_usd: ['A delegated token\'s budget can only be lowered.'] });
+    }
     const limits = breakerLimits(input.circuit_breaker);
     await repo.updateToken(db, owner.id, id, {
+      ...(input.can_delegate === false ? { can_delegate: false } : {}),
       ...(input.agent_id !== undefined ? { agent_id: input.agent_id } : {}),
       ...(permissions !== undefined ? { granted_permissions: permissions } : {}),
       ...(input.budget_limit_usd !== undefined ? { budget_limit_usd: toDecimal(input.budget_limit_usd) } : {}),
@@ -177,7 +150,9 @@ export function createAgentTokenService({ db, clock, config, audit, rbac, orgs, 
       if (!changed) {
         const current = toRecord(await found(owner, id), clock.now());
         if (current.status !== to) {
-          throw AppError.validation({ status: [`A token that is ${current.status.toLowerCase()} cannot become ${to.toLowerCase()}.`] });
+          const held = to === 'ACTIVE' && current.status === 'SUSPENDED' && current.parent_id !== null;
+          throw AppError.validation({ status: [held ? 'A token whose ancestor is not active cannot be resumed: resume the ancestor.'
+            : `A token that is ${current.status.toLowerCase()} cannot become ${to.toLowerCase()}.`] });
         }
       } else {
         await event(owner, eventType, { token_id: id, agent_id: before.agent_id, from: before.status, reason },
@@ -203,7 +178,7 @@ export function createAgentTokenService({ db, clock, config, audit, rbac, orgs, 
     return { message: `${ids.length} agent token${ids.length === 1 ? '' : 's'} revoked.`, count: ids.length, status: 'revoked' as const };
   }
 
-  return { create, list, get, update, revoke, suspend, resume, revokeAll };
+  return { create, list, get, update, revoke, suspend, resume, revokeAll, recordsOf };
 }
 
 export type AgentTokenService = ReturnType<typeof createAgentTokenService>;

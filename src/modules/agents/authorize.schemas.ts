@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Body, Nullable } from '../../http/schema.js';
+import { ChainLinkRecord } from './agent-tokens.schemas.js';
 import { PendingActionBody } from './pending-actions.schemas.js';
 
 /**
@@ -25,7 +26,8 @@ export const AuthorizeAllowResponse = Type.Object({
   agent_token_id: Type.Integer(),
   agent_id: Type.String(),
   user: Type.Object({ id: Type.Integer(), email: Nullable(Type.String()) }, { description: 'The delegating user' }),
-  granted_permissions: Type.Array(Type.String(), { description: 'What the token was granted' }),
+  granted_permissions: Type.Array(Type.String(), { description: 'What the token may use: its grant ∩ every ancestor\'s' }),
+  chain: Type.Array(ChainLinkRecord, { description: 'The tokens from the root to this one (docs/agents.md "Delegation")' }),
 });
 export type AuthorizeAllow = Static<typeof AuthorizeAllowResponse>;
 

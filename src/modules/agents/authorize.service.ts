@@ -99,7 +99,7 @@ export function createAuthorizeService({ config, agents, orgs, pendingActions, o
       status: 200,
       body: {
         decision: 'allow', agent_token_id: agent.tokenId, agent_id: agent.agentId,
-        user: { id: agent.user.id, email: agent.user.email }, granted_permissions: [...agent.granted].sort(),
+        user: { id: agent.user.id, email: agent.user.email }, granted_permissions: [...agent.granted].sort(), chain: [...agent.chain],
       },
     };
   }

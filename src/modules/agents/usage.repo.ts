@@ -32,12 +32,17 @@ const TRIPS = `(a.status = 'ACTIVE' and ${REACHES_BUDGET})`;
 
 /**
  * report-usage/: adds the cost (exact decimal arithmetic, `$3` a decimal string) and token counts in one statement,
- * and suspends an active token for BUDGET_EXCEEDED when this report brings its spend to the budget. The row is
- * locked first so the status it had before is known; concurrent reports serialize on it and none is lost.
- * Answers nothing for a token that is revoked, expired or past its expiry.
+ * to the token and to each of its ancestors (a delegated token's spend is its ancestors' too, docs/agents.md
+ * "Delegation"), and suspends an active one for BUDGET_EXCEEDED when this report brings its spend to its budget. The
+ * rows are locked first, root first, so the status each had before is known; concurrent reports serialize on them and
+ * none is lost. Answers nothing for a token that is revoked, expired or past its expiry.
  */
 const ADD_USAGE = `
-  with before as (select id, status from agent_tokens where id = $1 for update)
+  with before as (
+    select id, status from agent_tokens
+    where id = $1 or id = any(coalesce((select ancestor_ids from agent_tokens where id = $1), '{}'::bigint[]))
+    order by depth for update
+  )
   update agent_tokens a set
     spend_usd = a.spend_usd + ${COST},
     prompt_tokens = a.prompt_tokens + $4::bigint,
@@ -48,11 +53,14 @@ const ADD_USAGE = `
     updated_at = $2::timestamptz
   from before
   where a.id = before.id and a.status in ('ACTIVE', 'SUSPENDED') and a.expires_at > $2::timestamptz
-  returning a.status, a.spend_usd, a.budget_limit_usd, a.budget_limit_usd - a.spend_usd as remaining_usd,
+  returning a.id, a.user_id, a.agent_id, a.status, a.spend_usd, a.budget_limit_usd, a.budget_limit_usd - a.spend_usd as remaining_usd,
     (a.budget_limit_usd is not null and a.spend_usd >= a.budget_limit_usd) as over_budget,
     (before.status = 'ACTIVE' and a.status = 'SUSPENDED') as tripped`;
 
 export interface UsageRow {
+  id: number;
+  user_id: number;
+  agent_id: string;
   status: AgentTokenStatus;
   spend_usd: string;
   budget_limit_usd: string | null;
@@ -63,11 +71,13 @@ export interface UsageRow {
   tripped: boolean;
 }
 
+/** Answers the token's own row and its ancestors' (nothing when the token itself is no longer live). */
 export async function addUsage(db: Executor, tokenId: number, usage: { cost: string; promptTokens: number; completionTokens: number },
-  now: Date): Promise<UsageRow | undefined> {
+  now: Date): Promise<{ own: UsageRow; chain: UsageRow[] } | undefined> {
   const { rows } = await db.executeQuery<UsageRow>(CompiledQuery.raw(ADD_USAGE,
     [tokenId, now.toISOString(), usage.cost, usage.promptTokens, usage.completionTokens]));
-  return rows[0];
+  const own = rows.find((r) => Number(r.id) === tokenId);
+  return own ? { own, chain: rows } : undefined;
 }
 
 /** The agent-heartbeats job: every active token past its heartbeat deadline is suspended, with the breaker's condition. */

@@ -1,19 +1,11 @@
-import type { FastifyRequest } from 'fastify';
 import { pathId } from '../../core/fields.js';
-import { AppError } from '../../core/errors.js';
-import { agentOf } from '../../http/guards/index.js';
+import { agentOf, agentOnly } from '../../http/guards/index.js';
 import type { RouteDeps, TypedApp } from '../../http/route-plugin.js';
 import { EmptyBody } from '../admin/admin-users.schemas.js';
 import { AgentTokenParams } from './agent-tokens.schemas.js';
 import { HeartbeatResponse, ReportUsageBody, UsageResponse } from './usage.schemas.js';
 
 const tags = ['agents'];
-
-/** These routes are the agent's own: a user bearer (or nothing) is not an agent token. */
-async function agentOnly(req: FastifyRequest) {
-  if (req.agent) return;
-  throw new AppError(req.headers.authorization === undefined ? 'UNAUTHORIZED' : 'AGENT_TOKEN_INVALID');
-}
 
 /**
  * docs/agents.md "Usage and budget": `heartbeat/` and `report-usage/`, with the `AgentBearer` of

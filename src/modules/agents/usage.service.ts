@@ -44,15 +44,17 @@ export function createUsageService({ db, clock, agentAuth }: Deps) {
     ownToken(agent, tokenId);
     // The schema bounds the value; this keeps a non-finite number from ever reaching the statement.
     if (!Number.isFinite(input.cost_usd) || input.cost_usd < 0) throw AppError.validation({ cost_usd: ['Must be a finite number, at least 0.'] });
-    const row = await repo.addUsage(db, agent.tokenId, {
+    const found = await repo.addUsage(db, agent.tokenId, {
       // The shortest text that reads back as the number sent: 0.1 is added as the decimal 0.1, not as its binary neighbour.
       cost: String(input.cost_usd), promptTokens: input.prompt_tokens ?? 0, completionTokens: input.completion_tokens ?? 0,
     }, clock.now());
-    if (!row) throw await agentAuth.refuseOwn(agent.tokenId);
-    if (row.tripped) await suspended({ id: agent.tokenId, user_id: agent.user.id, agent_id: agent.agentId }, 'BUDGET_EXCEEDED');
+    if (!found) throw await agentAuth.refuseOwn(agent.tokenId);
+    const row = found.own;
+    for (const tripped of found.chain.filter((r) => r.tripped)) await suspended(tripped, 'BUDGET_EXCEEDED');
     const spend = usd(row.spend_usd)!;
     const budget = usd(row.budget_limit_usd);
-    if (row.over_budget) {
+    // A budget reached anywhere along a delegation chain stops the token (its ancestor holds it).
+    if (found.chain.some((r) => r.over_budget)) {
       throw new AppError('BUDGET_EXCEEDED', { extra: { status: 'suspended', spend_usd: spend, budget_limit_usd: budget } });
     }
     return { status: 'ok' as const, spend_usd: spend, budget_limit_usd: budget, remaining_usd: usd(row.remaining_usd) };

@@ -1,5 +1,4 @@
 import type { Executor } from '../../db/database.js';
-import type { AgentTokenView } from '../agents/agent-tokens.schemas.js';
 import { PUBLIC_USER_COLUMNS } from '../users/user-columns.js';
 
 // Every list names its columns: the export is the allow-list of what leaves about a person, and no hash, secret,
@@ -59,14 +58,6 @@ export const listMemberships = (db: Executor, userId: number) =>
       'r.name as role_name', 'm.status', 'm.joined_at'])
     .where('m.user_id', '=', userId).orderBy('m.joined_at').orderBy('m.id').execute();
 
-/** The user's agent tokens, as their owner's token records show them (never the token's hash). */
-export const listAgentTokens = (db: Executor, userId: number): Promise<AgentTokenView[]> =>
-  db.selectFrom('agent_tokens as a').leftJoin('organizations as o', 'o.id', 'a.organization_id')
-    .select(['a.id', 'a.agent_id', 'a.status', 'a.suspended_reason', 'a.granted_permissions', 'o.slug as organization_slug',
-      'a.expires_at', 'a.created_at', 'a.last_used_at', 'a.request_count', 'a.failed_count', 'a.spend_usd', 'a.budget_limit_usd',
-      'a.max_requests_per_minute', 'a.max_requests_total', 'a.max_failed_requests', 'a.heartbeat_required_every',
-      'a.last_heartbeat_at'])
-    .where('a.user_id', '=', userId).orderBy('a.created_at', 'desc').orderBy('a.id', 'desc').execute();
 
 /** The account's deletion requests, newest first: neither the confirmation hash nor the cancellation reference. */
 export const listDeletionRequests = (db: Executor, userId: number) =>

@@ -3,9 +3,9 @@ import type { Clock } from '../../core/clock.js';
 import { toIso } from '../../core/clock.js';
 import { AppError } from '../../core/errors.js';
 import { RETENTION } from '../../core/retention.js';
-import type { Db, Trx } from '../../db/database.js';
+import type { Db, Executor, Trx } from '../../db/database.js';
 import { toLoginAttempt } from '../admin/security.schemas.js';
-import { toRecord } from '../agents/agent-tokens.schemas.js';
+import type { AgentTokenRecordBody } from '../agents/agent-tokens.schemas.js';
 import type { AuditService } from '../audit/audit.service.js';
 import type { LockoutService } from '../auth/lockout.service.js';
 import type { RequestMeta } from '../../core/request-meta.js';
@@ -22,6 +22,8 @@ type Deps = {
   verifyPassword: PasswordVerifier['verify']; audit: AuditService; lockout: LockoutService; rbac: RbacService;
   /** Audit rows still queued (agent requests' `agent_action` rows): written before the export reads the trail. */
   pendingAudit?: { flush(): Promise<void> };
+  /** The person's agent tokens as their records show them (the agents module's). */
+  agentTokenRecords: (db: Executor, userId: number) => Promise<AgentTokenRecordBody[]>;
 };
 
 /** The most recent records of the long lists that are exported; export_metadata says when older ones were left out. */
@@ -31,7 +33,7 @@ export const EXPORT_LIMITS = { auditLogs: 1000, loginAttempts: 1000 } as const;
 const capped = <T>(rows: T[], limit: number) => ({ rows: rows.slice(0, limit), truncated: rows.length > limit });
 
 /** POST export-user-data/ (docs/privacy.md "Personal-data export"). */
-export function createExportService({ db, clock, config, verifyPassword, audit, lockout, rbac, pendingAudit }: Deps) {
+export function createExportService({ db, clock, config, verifyPassword, audit, lockout, rbac, pendingAudit, agentTokenRecords }: Deps) {
   const wrongPassword = (message: string) => AppError.validation({ password: [message] });
 
   /**
@@ -81,7 +83,7 @@ export function createExportService({ db, clock, config, verifyPassword, audit, 
     const memberships = await repo.listMemberships(trx, userId);
     const passkeys = await repo.listPasskeys(trx, userId);
     const socialAccounts = await repo.listSocialAccounts(trx, userId);
-    const agentTokens = await repo.listAgentTokens(trx, userId);
+    const agentTokens = await agentTokenRecords(trx, userId);
     const deletionRequests = await repo.listDeletionRequests(trx, userId);
 
     const lists = {
@@ -95,7 +97,7 @@ export function createExportService({ db, clock, config, verifyPassword, audit, 
       organizations: memberships.map(toMembership),
       passkeys: passkeys.map(toPasskey),
       social_accounts: socialAccounts.map(toSocialAccount),
-      agent_tokens: agentTokens.map((t) => toRecord(t, now)),
+      agent_tokens: agentTokens,
       deletion_requests: deletionRequests.map(toDeletionRequest),
     };
     return {

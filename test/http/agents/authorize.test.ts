@@ -37,7 +37,7 @@ describe('POST ai/authorize/', () => {
     const body = expectStatus(await authorize(created.token, { permission: 'roles.view' }), 200);
     assert.deepEqual(body, {
       decision: 'allow', agent_token_id: created.id, agent_id: 'reporter', user: { id: alice.id, email: 'alice@example.com' },
-      granted_permissions: ['roles.view', 'users.view'],
+      granted_permissions: ['roles.view', 'users.view'], chain: [{ id: created.id, agent_id: 'reporter' }],
     });
     const row = await tokenRow(created.id);
     assert.equal(row.request_count, 1);

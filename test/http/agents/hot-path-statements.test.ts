@@ -38,6 +38,19 @@ describe('statements of the agent and organization hot paths', () => {
     assert.equal(statements.length, 2, statements.join('\n'));
   });
 
+  it('POST ai/authorize/ for a depth-3 child: the same one statement checks and counts the whole chain; then the activity row', async () => {
+    const root = await delegate(t, alice, { permissions: ['roles.view'], can_delegate: true });
+    const delegateFrom = async (parent: { id: number; token: string }, can_delegate: boolean) => expectStatus(await t.api({
+      method: 'POST', path: `ai/tokens/${parent.id}/delegate/`, payload: { agent_id: 'sub', permissions: ['roles.view'], can_delegate },
+      headers: { authorization: `AgentBearer ${parent.token}` } }), 201) as { id: number; token: string };
+    const leaf = await delegateFrom(await delegateFrom(root, true), false);
+    const authorize = () => t.api({ method: 'POST', path: 'ai/authorize/', payload: { permission: 'roles.view' },
+      headers: { authorization: `AgentBearer ${leaf.token}` } });
+    expectStatus(await authorize(), 200);
+    const { statements } = await counted(async () => expectStatus(await authorize(), 200));
+    assert.equal(statements.length, 2, statements.join('\n'));
+  });
+
   it('GET organizations/detail/ five levels below the membership: the bearer query and one for the organization and role', async () => {
     await createOrg(t, alice, 'root');
     let parent = 'root';

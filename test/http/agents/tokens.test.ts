@@ -36,6 +36,7 @@ describe('agent tokens (ai/tokens/)', () => {
         request_count: 0, current_request_count: 0, failed_count: 0, spend_usd: 0, budget_limit_usd: null,
         circuit_breaker: { max_requests_per_minute: 60, max_requests_total: 1000, max_failed_requests: 10 },
         dead_mans_switch: null, last_heartbeat_at: null,
+        parent_id: null, depth: 1, can_delegate: false, chain: [{ id: created.id, agent_id: 'planner' }],
       });
     });
 

@@ -82,7 +82,8 @@ describe('ai/authorize/ with OAuth access tokens (docs/oauth.md "Grants and ai/a
     assert.ok(grant.delegation, 'a grant for a resource is a delegation');
     const body = expectStatus(await authorize(tokens.access_token, { permission: 'roles.view' }), 200);
     assert.deepEqual(body, { decision: 'allow', agent_token_id: grant.delegation.agent_token_id, agent_id: oauth.clientId,
-      user: { id: who.id, email: who.email }, granted_permissions: ['roles.view', 'users.view'] });
+      user: { id: who.id, email: who.email }, granted_permissions: ['roles.view', 'users.view'],
+      chain: [{ id: grant.delegation.agent_token_id, agent_id: oauth.clientId }] });
     const row = await t.container.db.selectFrom('agent_tokens').select(['request_count', 'oauth_grant_id'])
       .where('id', '=', grant.delegation.agent_token_id).executeTakeFirstOrThrow();
     assert.equal(row.request_count, 1);
