@@ -9,6 +9,7 @@ import type { Database } from './db/create-db.js';
 import { createAgentAuthService } from './modules/agents/agent-auth.service.js';
 import { createAgentTokenService } from './modules/agents/agent-tokens.service.js';
 import { createChildTokenService } from './modules/agents/child-tokens.service.js';
+import { createAuthzenService } from './modules/agents/authzen.service.js';
 import { createPendingActionService } from './modules/agents/pending-actions.service.js';
 import { createAgentActivityService } from './modules/agents/activity.service.js';
 import { createAuthorizeService } from './modules/agents/authorize.service.js';
@@ -190,6 +191,7 @@ export async function buildContainer(opts: ContainerOptions) {
   // ai/authorize/ accepts the authorization server's access tokens as well (docs/oauth.md "Grants and ai/authorize/").
   const oauthTokens = createAccessTokenVerifier({ keys, clock, issuer: publicUrlOf(config) });
   const authorize = createAuthorizeService({ config, agents: agentAuth, orgs: organizations.resolver, pendingActions, oauthTokens });
+  const authzen = createAuthzenService({ authorize, activity: agentActivity });
   const grantDelegations = createGrantDelegationService({ db, clock, audit });
   const socialLogin = createSocialLoginService({ db, clock, signIn, users });
   // Only the provider's name and an error code are reported: never what the provider answered.
@@ -240,7 +242,7 @@ export async function buildContainer(opts: ContainerOptions) {
       otpLogin, magicLinks,
       permissions, roles, userGrants, adminUsers, security, auditLogs, otp, passwords, twofactor, passwordChange, passwordReset,
       deletionCompletion, deletionAdmin, socialAccounts, social, socialBrowser, passkeyRegistration, passkeyAuthentication, passkeyCredentials,
-      organizations, members, invitations, dashboard, deletion, dataExport, agentAuth, agentTokens, childTokens, delegations, pendingActions, authorize, agentUsage, agentActivity,
+      organizations, members, invitations, dashboard, deletion, dataExport, agentAuth, agentTokens, childTokens, delegations, pendingActions, authorize, authzen, agentUsage, agentActivity,
       webhooks, webhookDelivery, webhookEvents: events, oauth, oauthSignInMethods, oauthGrants, oauthResources,
       userImport: createUserImportService({ db, clock, hasher, audit, events }),
       keyRotation: createKeyRotationService({ db, clock, audit }),

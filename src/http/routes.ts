@@ -21,6 +21,7 @@ import mediaRoutes from '../modules/media/media.routes.js';
 import oauthGrantRoutes from '../modules/oauth/grants.routes.js';
 import oauthRoutes from '../modules/oauth/oauth.routes.js';
 import oauthPageRoutes from '../modules/oauth/pages.routes.js';
+import authzenRoutes from '../modules/agents/authzen.routes.js';
 import oauthResourceRoutes from '../modules/oauth/resources.routes.js';
 import healthRoutes from '../modules/ops/health.routes.js';
 import metricsRoutes from '../modules/ops/metrics.routes.js';
@@ -91,5 +92,6 @@ export const ROOT_ROUTES: RoutePlugin[] = [
   wellKnownRoutes,
   oauthRoutes,
   oauthPageRoutes,
+  authzenRoutes,
   consoleRoutes,
 ];

@@ -146,4 +146,30 @@ describeInBrowser('the console\'s Agents page in Chromium', () => {
     assert.deepEqual([...problems, ...phone.problems], []);
     assert.deepEqual([...refusals, ...phone.refusals], [401, 401]);
   });
+
+  it('shows who delegated a child and its chain, and suspending the parent holds the child', async () => {
+    const planner = await delegate({ agent_id: 'planner', permissions: ['users.view'], expires_in: 3600, can_delegate: true });
+    const answer = await c.t.api({ method: 'POST', path: `ai/tokens/${planner.id}/delegate/`, payload: { agent_id: 'researcher',
+      permissions: ['users.view'] }, headers: { authorization: `AgentBearer ${planner.token}` } });
+    assert.equal(answer.statusCode, 201, answer.body);
+    const researcher = answer.json() as { id: number };
+
+    const { page, problems } = await c.signedIn({ hash: '#/agents' });
+    const tokens = page.getByRole('table', { name: 'Agent tokens' });
+    const row = tokens.getByRole('row').filter({ has: page.getByRole('link', { name: 'researcher' }) });
+    await row.getByRole('link', { name: 'planner' }).waitFor();
+    await row.getByRole('link', { name: 'researcher' }).click();
+    const chain = page.getByRole('list', { name: 'Delegation chain' });
+    assert.deepEqual(await chain.getByRole('link').allTextContents(), ['planner', 'researcher']);
+    await chain.getByRole('link', { name: 'planner' }).click();
+    await page.getByRole('heading', { name: 'Agent token: planner' }).waitFor();
+    await page.getByText(/may delegate to sub-agents/).waitFor();
+    await page.getByRole('button', { name: 'Suspend' }).click();
+    await page.getByRole('status').filter({ hasText: 'Token suspended.' }).waitFor();
+    const held = await c.t.container.db.selectFrom('agent_tokens').select(['status', 'suspended_reason']).where('id', '=', researcher.id)
+      .executeTakeFirstOrThrow();
+    assert.deepEqual(held, { status: 'SUSPENDED', suspended_reason: 'PARENT_SUSPENDED' });
+    await page.close();
+    assert.deepEqual(problems, []);
+  });
 });

@@ -1,10 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, type ErrorCode } from '../../core/errors.js';
+import { AppError } from '../../core/errors.js';
 import { errorHandler } from '../../http/error-handler.js';
 import type { RouteDeps, TypedApp } from '../../http/route-plugin.js';
 import { agentOf } from '../../http/guards/index.js';
 import { traceIdOf } from './agent-context.js';
-import type { ForwardedCredential } from './authorize.service.js';
+import { DENIALS, type ForwardedCredential } from './authorize.service.js';
 import { AuthorizeAllowResponse, AuthorizeBody, AuthorizePendingResponse } from './authorize.schemas.js';
 
 const FORWARDED_RE = /^(AgentBearer|Bearer)[ ]+(\S+)$/i;
@@ -18,10 +18,6 @@ function forwardedCredential(req: FastifyRequest): ForwardedCredential {
   if (!match) return undefined;
   return { scheme: match[1]!.toLowerCase() === 'bearer' ? 'oauth' : 'agent', token: match[2]! };
 }
-
-/** The refusals a decision answers: the token's state and breakers, the double check, approval. */
-const DENIALS = new Set<ErrorCode>(['TOKEN_INVALID', 'AGENT_TOKEN_INVALID', 'AGENT_TOKEN_EXPIRED', 'AGENT_TOKEN_REVOKED', 'AGENT_TOKEN_SUSPENDED',
-  'AGENT_PERMISSION_DENIED', 'ACTION_CONFIRMATION_INVALID', 'ACTION_REJECTED']);
 
 /**
  * A denial keeps the catalogue's code and status (401 for an unknown, expired or revoked token, 403 otherwise) and

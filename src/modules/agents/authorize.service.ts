@@ -1,5 +1,5 @@
 import type { Config } from '../../config/settings.js';
-import { AppError, type FieldErrors } from '../../core/errors.js';
+import { AppError, type ErrorCode, type FieldErrors } from '../../core/errors.js';
 import { orgContextIfMember, type OrgContext, type OrgContextResolver } from '../organizations/org-context.js';
 import type { AgentAuthService } from './agent-auth.service.js';
 import type { AgentContext } from './agent-context.js';
@@ -14,6 +14,10 @@ type Deps = {
   /** Checks the authorization server's access tokens (docs/oauth.md "Grants and ai/authorize/"). */
   oauthTokens: AccessTokenVerifier;
 };
+
+/** The refusals a decision answers: the token's state and breakers, the double check, approval. */
+export const DENIALS: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['TOKEN_INVALID', 'AGENT_TOKEN_INVALID', 'AGENT_TOKEN_EXPIRED',
+  'AGENT_TOKEN_REVOKED', 'AGENT_TOKEN_SUSPENDED', 'AGENT_PERMISSION_DENIED', 'ACTION_CONFIRMATION_INVALID', 'ACTION_REJECTED']);
 
 /** The credential an integrator forwards: the agent's `AgentBearer` token, or an OAuth access token (`Bearer`). */
 export type ForwardedCredential = { scheme: 'agent' | 'oauth'; token: string } | undefined;

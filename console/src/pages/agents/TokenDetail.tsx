@@ -53,6 +53,9 @@ export function TokenDetail({ id }: { id: string }) {
             <dt>Status</dt><dd><StatusBadge token={token} /></dd>
             <dt>Permissions</dt><dd>{token.granted_permissions.length ? token.granted_permissions.join(', ') : 'none'}</dd>
             <dt>Organization</dt><dd>{token.organization ?? '—'}</dd>
+            <dt>Delegation</dt>
+            <dd>{token.chain.length > 1 ? <ChainLinks chain={token.chain} /> : 'created by you'}
+              {token.can_delegate ? '; may delegate to sub-agents' : ''}</dd>
             <dt>Budget</dt><dd>{spendText(token.spend_usd, token.budget_limit_usd)}</dd>
             <dt>Circuit breaker</dt>
             <dd>{token.circuit_breaker.max_requests_per_minute} a minute, {token.circuit_breaker.max_requests_total} in total,
@@ -69,5 +72,14 @@ export function TokenDetail({ id }: { id: string }) {
         <Activity tokenId={token.id} />
       </>}
     </>
+  );
+}
+
+/** The chain from the token the person created to this one, each an agent's name linking to its token. */
+function ChainLinks({ chain }: { chain: AgentToken['chain'] }) {
+  return (
+    <ol className="chain" aria-label="Delegation chain">
+      {chain.map((link) => <li key={link.id}><Link to={href('agents', link.id)}>{link.agent_id}</Link></li>)}
+    </ol>
   );
 }

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { api } from '../../api';
 import { ErrorMessage } from '../../ErrorMessage';
-import { Field, TextArea } from '../../ui/Field';
+import { Checkbox, Field, TextArea } from '../../ui/Field';
 import { useAction } from '../../ui/useApi';
 import { HeldPermissions } from './HeldPermissions';
 import { EMPTY_TOKEN_FORM, tokenBody, type TokenFormValues } from './format';
@@ -12,7 +12,7 @@ export function TokenForm({ onCreated, onCancel }: { onCreated: (token: CreatedT
   const [values, setValues] = useState<TokenFormValues>(EMPTY_TOKEN_FORM);
   const [problem, setProblem] = useState<string | null>(null);
   const action = useAction();
-  const set = (key: keyof TokenFormValues) => (e: { target: { value: string } }) => setValues({ ...values, [key]: e.target.value });
+  const set = (key: Exclude<keyof TokenFormValues, 'can_delegate'>) => (e: { target: { value: string } }) => setValues({ ...values, [key]: e.target.value });
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -39,6 +39,8 @@ export function TokenForm({ onCreated, onCancel }: { onCreated: (token: CreatedT
           <Field label="Heartbeat every (seconds)" inputMode="numeric" value={values.heartbeat_required_every}
             onChange={set('heartbeat_required_every')} hint="Optional dead man's switch" />
         </div>
+        <Checkbox label="May delegate to sub-agents (narrower tokens it creates, which you can see and control)"
+          checked={values.can_delegate} onChange={(e) => setValues({ ...values, can_delegate: e.target.checked })} />
         <fieldset>
           <legend>Circuit breaker (blank: the server's defaults)</legend>
           <div className="form-row">

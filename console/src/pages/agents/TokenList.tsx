@@ -13,6 +13,9 @@ import type { AgentToken, CreatedToken } from './types';
 
 const columns: Array<Column<AgentToken>> = [
   { header: 'Agent', cell: (t) => <Link to={href('agents', t.id)}>{t.agent_id}</Link> },
+  // A child a token delegated (docs/agents.md "Delegation"): its parent, one link away.
+  { header: 'Delegated by', cell: (t) => (t.parent_id === null ? 'you'
+    : <Link to={href('agents', t.parent_id)}>{t.chain[t.chain.length - 2]?.agent_id ?? `token ${t.parent_id}`}</Link>) },
   { header: 'Status', cell: (t) => <StatusBadge token={t} /> },
   { header: 'Permissions', cell: (t) => t.granted_permissions.join(', ') || '—' },
   { header: 'Spend', cell: (t) => spendText(t.spend_usd, t.budget_limit_usd) },

@@ -15,11 +15,13 @@ export interface TokenFormValues {
   max_requests_total: string;
   max_failed_requests: string;
   heartbeat_required_every: string;
+  /** The token may create narrower children for sub-agents (docs/agents.md "Delegation"). */
+  can_delegate: boolean;
 }
 
 export const EMPTY_TOKEN_FORM: TokenFormValues = {
   agent_id: '', permissions: '', expires_in: '3600', organization: '', budget_limit_usd: '', max_requests_per_minute: '',
-  max_requests_total: '', max_failed_requests: '', heartbeat_required_every: '',
+  max_requests_total: '', max_failed_requests: '', heartbeat_required_every: '', can_delegate: false,
 };
 
 /**
@@ -34,7 +36,7 @@ export function tokenBody(v: TokenFormValues): { body: Record<string, unknown> }
   ];
   const n: Partial<Record<keyof TokenFormValues, number>> = {};
   for (const [key, label, integer] of numbers) {
-    const raw = v[key].trim();
+    const raw = String(v[key]).trim();
     if (!raw) continue;
     const value = Number(raw);
     if (!Number.isFinite(value) || (integer && !Number.isInteger(value))) return { problem: `${label}: ${integer ? 'a whole number' : 'a number'} is needed.` };
@@ -51,6 +53,7 @@ export function tokenBody(v: TokenFormValues): { body: Record<string, unknown> }
       ...(n.budget_limit_usd !== undefined ? { budget_limit_usd: n.budget_limit_usd } : {}),
       ...(Object.keys(breaker).length ? { circuit_breaker: breaker } : {}),
       ...(n.heartbeat_required_every !== undefined ? { dead_mans_switch: { heartbeat_required_every: n.heartbeat_required_every } } : {}),
+      ...(v.can_delegate ? { can_delegate: true } : {}),
     },
   };
 }
