@@ -22,6 +22,10 @@ describe('agent token form', () => {
       body: { agent_id: 'ops', permissions: [], expires_in: 3600, organization: 'acme', budget_limit_usd: 5.5,
         circuit_breaker: { max_requests_total: 500 }, dead_mans_switch: { heartbeat_required_every: 300 } },
     });
+    // "May delegate to sub-agents" (docs/agents.md "Delegation"): sent only when checked.
+    expect(tokenBody({ ...EMPTY_TOKEN_FORM, agent_id: 'planner', can_delegate: true })).toEqual({
+      body: { agent_id: 'planner', permissions: [], expires_in: 3600, can_delegate: true },
+    });
   });
 
   it('names a field that is not a number', () => {
