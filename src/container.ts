@@ -218,7 +218,7 @@ export async function buildContainer(opts: ContainerOptions) {
   // The OAuth 2.1 authorization server and OpenID Provider (docs/oauth.md), built on its first request.
   const oauthResources = createOauthResourceService({ db, clock, audit, changes });
   const oauth = createOauthService({ methods: { passkeys: config.WEBAUTHN_ENABLED, social: [...socialProviders.keys()] }, db, clock, config, keys, appCredentials, resources: oauthResources, rbac, login,
-    delegations: grantDelegations, orgs: organizations.resolver, verifier: oauthTokens,
+    delegations: grantDelegations, orgs: organizations.resolver, verifier: oauthTokens, agents: agentAuth, childTokens,
     cookieKey: deriveKey(secretKey, 'oauth-cookies'), rotationKey: deriveKey(secretKey, 'oauth-refresh-rotation') });
   const oauthSignInMethods = createOauthSignInMethods({ oauth, socialBrowser, passkeys: passkeyAuthentication,
     callbackUrl: (provider) => `${publicUrlOf(config)}/oauth/social/${provider}/callback` });

@@ -53,8 +53,12 @@ export function registerAgentAuth(app: FastifyInstance, config: Config, agents: 
     if (req.routeOptions.config.agentAuthentication !== 'usage') return done();
     const token = OAUTH_BEARER.exec(header)?.[1];
     if (!token) return done();
-    oauthGrants.grantTokenIfOauth(token).then(async (jtiHash) => {
-      if (jtiHash !== null) req.agent = await agents.authenticateOwnGrant(jtiHash, traceIdOf(req.headers['x-prompt-trace-id']));
+    oauthGrants.grantTokenIfOauth(token).then(async (oauth) => {
+      if (oauth === null) return;
+      const traceId = traceIdOf(req.headers['x-prompt-trace-id']);
+      // A child of the token-exchange grant is an agent token presented as its JWT (docs/agents.md "Delegation").
+      req.agent = oauth.delegated ? await agents.authenticateOwnExchanged(oauth.jti, traceId)
+        : await agents.authenticateOwnGrant(sha256Hex(oauth.jti), traceId);
     }).then(() => done(), done);
   }
   // A service that refused the call for going beyond the token's grant: counted as a denial, as a guard's would be.

@@ -225,6 +225,37 @@ const FIND_OWN_TOKEN = findOwnStatement('a.token_hash = $1');
 const FIND_OWN_GRANT_TOKEN = findOwnStatement(`a.oauth_grant_id = (select r.grant_id from oauth_records r
       where r.model = 'JwtAccessToken' and r.id_hash = $1 and r.expires_at > $2::timestamptz)`);
 
+/**
+ * A delegated token for introspection, without counting anything: whether it and every ancestor may act now (its
+ * person's standing is judged by the caller), the ancestors' grants, its person with their grants, its organization.
+ */
+const FIND_CHAIN_STATE = `
+  select row_to_json(x) as state from (
+    select a.id as token_id, a.organization_id, o.slug as organization_slug, a.agent_id, a.granted_permissions, a.failed_count,
+      (a.status = 'ACTIVE' and a.expires_at > $2::timestamptz and not ${ISSUED_BEFORE_REVOCATION}
+        and not exists (select 1 from agent_tokens p where p.id = any(a.ancestor_ids)
+          and (p.status <> 'ACTIVE' or p.expires_at <= $2::timestamptz))) as live,
+      (select json_agg(json_build_object('id', p.id, 'agent_id', p.agent_id, 'granted_permissions', p.granted_permissions)
+        order by p.depth) from agent_tokens p where p.id = any(a.ancestor_ids)) as ancestors,
+      ${grantRefsSql('u.id')} as user_grants, ${USER_COLUMNS}
+    from agent_tokens a join users u on u.id = a.user_id left join organizations o on o.id = a.organization_id
+    where a.token_hash = $1
+  ) x`;
+
+export async function findChainState(db: Executor, tokenHash: string, now: Date)
+  : Promise<(CountedRequest & { live: boolean; organization_slug: string | null }) | undefined> {
+  const { rows } = await db.executeQuery<{ state: CountedRequest & { live: boolean; organization_slug: string | null } }>(
+    CompiledQuery.raw(FIND_CHAIN_STATE, [tokenHash, now.toISOString()]));
+  return rows[0]?.state;
+}
+
+/** Revokes a token by its hash while it is live (its descendants follow through the table's trigger). */
+export async function revokeByHash(db: Executor, tokenHash: string, now: Date): Promise<boolean> {
+  const result = await db.updateTable('agent_tokens').set({ status: 'REVOKED', status_changed_at: now, updated_at: now })
+    .where('token_hash', '=', tokenHash).where('status', 'in', ['ACTIVE', 'SUSPENDED']).executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
 /** A token as {@link findOwnToken} reads it: the counted-request shape without the grants, with the token's status and expiry. */
 export interface OwnToken extends TokenAndUser {
   token_status: AgentTokenStatus;

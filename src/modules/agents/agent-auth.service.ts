@@ -15,6 +15,9 @@ import * as repo from './agent-auth.repo.js';
 /** `counters`: where the per-request counts are written (see `Database.counters`); `db` for everything else. */
 type Deps = { db: Db; counters: Db; clock: Clock; audit: AuditService; events: WebhookEvents };
 
+/** The stored hash of a child issued by the token-exchange grant: its JWT's `jti` is its credential. */
+export const exchangedTokenHash = (jti: string) => sha256Hex(`token-exchange:${jti}`);
+
 /** How many tokens' hashes {@link createAgentAuthService} remembers as having no ancestors. */
 const KNOWN_ROOTS = 10_000;
 
@@ -35,7 +38,16 @@ export function createAgentAuthService({ db, counters, clock, audit, events }: D
 
   async function authenticate(raw: string, traceId: string | null): Promise<AgentContext> {
     if (!AGENT_TOKEN_PATTERN.test(raw)) throw new AppError('AGENT_TOKEN_INVALID');
-    const hash = sha256Hex(raw);
+    return authenticateHash(sha256Hex(raw), traceId);
+  }
+
+  /**
+   * A child issued by the token-exchange grant, presented as its signed JWT (verified by the caller): its credential
+   * is the JWT's `jti` (docs/agents.md "Delegation"), checked and counted as an agent token is.
+   */
+  const authenticateExchanged = (jti: string, traceId: string | null) => authenticateHash(exchangedTokenHash(jti), traceId);
+
+  async function authenticateHash(hash: string, traceId: string | null): Promise<AgentContext> {
     const now = clock.now();
     const root = roots.has(hash);
     const row = await repo.countRequest(counters, hash, now, root);
@@ -94,6 +106,10 @@ export function createAgentAuthService({ db, counters, clock, audit, events }: D
     return admitOwn(row, traceId);
   }
 
+  /** The same for a child of the token-exchange grant, by its JWT's verified `jti`. */
+  const authenticateOwnExchanged = async (jti: string, traceId: string | null) =>
+    admitOwn(await repo.findOwnToken(db, exchangedTokenHash(jti)), traceId);
+
   async function admitOwn(row: repo.OwnToken | undefined, traceId: string | null): Promise<AgentContext> {
     const now = clock.now();
     if (!row) throw new AppError('AGENT_TOKEN_INVALID');
@@ -137,7 +153,7 @@ export function createAgentAuthService({ db, counters, clock, audit, events }: D
 
   /** Refuses the request for `code`, counting the denial (the anomaly breaker suspends at its threshold). */
   async function deny(agent: AgentContext, code: Extract<ErrorCode, 'AGENT_NOT_ALLOWED' | 'AGENT_PERMISSION_DENIED'>,
-    details?: MissingPermissions | { reason: string }): Promise<never> {
+    details?: MissingPermissions | { reason: string; field?: string }): Promise<never> {
     await recordDenied(agent);
     throw new AppError(code, details === undefined ? {} : { details });
   }
@@ -163,7 +179,27 @@ export function createAgentAuthService({ db, counters, clock, audit, events }: D
     }
   }
 
-  return { authenticate, authenticateGrant, authenticateOwn, authenticateOwnGrant, refuseOwn, recordSuspension, deny, recordDenied, settle };
+  /**
+   * Introspection of a child the token-exchange grant issued (docs/oauth.md "Introspection"): null unless it, every
+   * ancestor and its person may act now; else what it may use now (its grant ∩ its ancestors' ∩ what its person holds,
+   * in its organization for a bound one — `orgPermissions`) and its chain. Nothing is counted.
+   */
+  async function inspectExchanged(jti: string, orgPermissions: (slug: string, userId: number) => Promise<ReadonlySet<string> | null>) {
+    const now = clock.now();
+    const row = await repo.findChainState(db, exchangedTokenHash(jti), now);
+    if (!row || !row.live) return null;
+    const graph = await permissionGraph(db, row.user_grants.version);
+    const context = contextOf(row, null, now, graph.permissionSetOf(row.user_grants, Boolean(row.is_superuser)));
+    if (!context.userCanAct) return null;
+    const inOrg = row.organization_slug ? await orgPermissions(row.organization_slug, context.user.id) : null;
+    const holds = (code: string) => (row.organization_slug ? inOrg?.has(code) ?? false : context.userPermissions.has(code));
+    return { permissions: [...context.granted].filter(holds).sort(), chain: context.chain, userId: context.user.id };
+  }
+
+  /** Revocation (RFC 7009) of a child the token-exchange grant issued: the child and its descendants are revoked. */
+  const revokeExchanged = (jti: string) => repo.revokeByHash(db, exchangedTokenHash(jti), clock.now());
+
+  return { authenticate, authenticateExchanged, authenticateOwnExchanged, inspectExchanged, revokeExchanged, authenticateGrant, authenticateOwn, authenticateOwnGrant, refuseOwn, recordSuspension, deny, recordDenied, settle };
 }
 
 /**

@@ -54,25 +54,31 @@ export function createAuthorizeService({ config, agents, orgs, pendingActions, o
     if (needsApproval(input.permission)) requireBinding(input);
     if (credential === undefined) throw new AppError('AGENT_TOKEN_INVALID');
     if (credential.scheme === 'agent') return agents.authenticate(credential.token, traceId);
-    return agents.authenticateGrant(await grantTokenOf(credential.token), traceId);
+    const oauth = await oauthTokenOf(credential.token);
+    // A child issued by the token-exchange grant is an agent token presented as its JWT (docs/agents.md "Delegation").
+    if (oauth.delegated) return agents.authenticateExchanged(oauth.jti, traceId);
+    return agents.authenticateGrant(sha256Hex(oauth.jti), traceId);
   }
 
   /**
-   * The hash of an OAuth access token's `jti` when it is one of the authorization server's tokens for a registered
-   * resource; an opaque token (userinfo only), a token without a resource or a forged one → 401 TOKEN_INVALID.
+   * An OAuth access token's `jti` when it is one of the authorization server's tokens for a registered resource or a
+   * child the token-exchange grant issued (`delegated`); an opaque token (userinfo only), a token without a resource or
+   * a forged one → 401 TOKEN_INVALID.
    */
-  async function grantTokenOf(token: string): Promise<string> {
-    const hash = await grantTokenIfOauth(token);
-    if (hash === null) throw new AppError('TOKEN_INVALID');
-    return hash;
+  async function oauthTokenOf(token: string): Promise<{ jti: string; delegated: boolean }> {
+    if (!config.OAUTH_ENABLED) throw new AppError('TOKEN_INVALID');
+    const verified = await oauthTokens.verify(token);
+    if (verified === 'expired') throw new AppError('AGENT_TOKEN_EXPIRED');
+    if (verified === null || verified.aud.length === 0) throw new AppError('TOKEN_INVALID');
+    return verified;
   }
 
-  /** {@link grantTokenOf}, answering null for what is not such a token (a Gatehouse access token, say); expired: 401. */
-  async function grantTokenIfOauth(token: string): Promise<string | null> {
+  /** {@link oauthTokenOf}, answering null for what is not such a token (a Gatehouse access token, say); expired: 401. */
+  async function grantTokenIfOauth(token: string): Promise<{ jti: string; delegated: boolean } | null> {
     if (!config.OAUTH_ENABLED) return null;
     const verified = await oauthTokens.verify(token);
     if (verified === 'expired') throw new AppError('AGENT_TOKEN_EXPIRED');
-    return verified === null || verified.aud.length === 0 ? null : sha256Hex(verified.jti);
+    return verified === null || verified.aud.length === 0 ? null : verified;
   }
 
   /**

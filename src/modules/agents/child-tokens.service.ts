@@ -25,7 +25,10 @@ function units(decimal: string): bigint {
 
 /** Why a delegation is refused once the parent is locked: its state, or what it cannot give. */
 type Refusal = { code: 'AGENT_TOKEN_REVOKED' | 'AGENT_TOKEN_EXPIRED' | 'AGENT_TOKEN_SUSPENDED'; reason?: string | null }
-  | { code: 'AGENT_PERMISSION_DENIED'; why: string };
+  | { code: 'AGENT_PERMISSION_DENIED'; why: string; field: DelegationField };
+
+/** What a refused delegation asked beyond its parent. */
+export type DelegationField = 'can_delegate' | 'organization' | 'permissions' | 'expires_in' | 'budget_limit_usd';
 
 /**
  * docs/agents.md "Delegation": a token created with `can_delegate` hands a child to a sub-agent, asking with its own
@@ -35,8 +38,9 @@ type Refusal = { code: 'AGENT_TOKEN_REVOKED' | 'AGENT_TOKEN_EXPIRED' | 'AGENT_TO
  * and counts as a denied request of the parent (the anomaly breaker).
  */
 export function createChildTokenService({ db, clock, config, audit, agentAuth, orgs }: Deps) {
-  const denied = (agent: AgentContext, why: string): Promise<never> =>
-    agentAuth.deny(agent, 'AGENT_PERMISSION_DENIED', { reason: why });
+  /** `field`: what the child asked beyond its parent (the token-exchange grant answers `invalid_scope` for `permissions`). */
+  const denied = (agent: AgentContext, why: string, field: DelegationField): Promise<never> =>
+    agentAuth.deny(agent, 'AGENT_PERMISSION_DENIED', { reason: why, field });
 
   /** What the parent may give now: its grant ∩ its ancestors' ∩ what its person holds (in its organization for a bound one). */
   async function grantable(agent: AgentContext, parent: ParentRow): Promise<(code: string) => boolean> {
@@ -47,21 +51,21 @@ export function createChildTokenService({ db, clock, config, audit, agentAuth, o
 
   /** The checks that need no lock: delegation allowed, depth, organization, permissions, expiry. Answers the child's. */
   async function narrowed(agent: AgentContext, parent: ParentRow, input: DelegateAgentTokenInput, now: Date) {
-    if (!parent.can_delegate) return denied(agent, 'This token cannot delegate (can_delegate is false).');
+    if (!parent.can_delegate) return denied(agent, 'This token cannot delegate (can_delegate is false).', 'can_delegate');
     if (parent.depth + 1 > config.AIRS_MAX_DELEGATION_DEPTH) {
       agent.decision = 'deny';
       throw new AppError('DELEGATION_DEPTH_EXCEEDED', { details: { max_depth: config.AIRS_MAX_DELEGATION_DEPTH } });
     }
     if (input.organization !== undefined && input.organization.trim().toLowerCase() !== parent.organization_slug) {
-      return denied(agent, 'A child acts in its parent\'s organization.');
+      return denied(agent, 'A child acts in its parent\'s organization.', 'organization');
     }
     const permissions = [...new Set(input.permissions ?? [])].sort();
     const may = await grantable(agent, parent);
     const wider = permissions.filter((c) => !may(c));
-    if (wider.length > 0) return denied(agent, `Not the parent's to give: ${wider.join(', ')}.`);
+    if (wider.length > 0) return denied(agent, `Not the parent's to give: ${wider.join(', ')}.`, 'permissions');
     const remaining = Math.floor((parent.expires_at.getTime() - now.getTime()) / 1000);
     const expiresIn = input.expires_in ?? Math.min(AGENT_DEFAULTS.expiresIn, remaining);
-    if (expiresIn > remaining || expiresIn < 1) return denied(agent, 'A child cannot outlive its parent.');
+    if (expiresIn > remaining || expiresIn < 1) return denied(agent, 'A child cannot outlive its parent.', 'expires_in');
     return { permissions, expiresAt: addSeconds(now, expiresIn) };
   }
 
@@ -70,20 +74,24 @@ export function createChildTokenService({ db, clock, config, audit, agentAuth, o
     if (!parent || parent.status === 'REVOKED') return { code: 'AGENT_TOKEN_REVOKED' };
     if (parent.status === 'EXPIRED' || parent.expires_at <= now) return { code: 'AGENT_TOKEN_EXPIRED' };
     if (parent.status === 'SUSPENDED') return { code: 'AGENT_TOKEN_SUSPENDED', reason: parent.suspended_reason };
-    if (!parent.can_delegate) return { code: 'AGENT_PERMISSION_DENIED', why: 'This token cannot delegate (can_delegate is false).' };
+    if (!parent.can_delegate) return { code: 'AGENT_PERMISSION_DENIED', why: 'This token cannot delegate (can_delegate is false).', field: 'can_delegate' };
     if (parent.remaining_usd === null) return null;
     const budget = toDecimal(input.budget_limit_usd);
     if (budget === null || budget === undefined) {
-      return { code: 'AGENT_PERMISSION_DENIED', why: 'Under a budgeted parent a child states its budget.' };
+      return { code: 'AGENT_PERMISSION_DENIED', why: 'Under a budgeted parent a child states its budget.', field: 'budget_limit_usd' };
     }
     if (units(budget) > units(parent.remaining_usd)) {
-      return { code: 'AGENT_PERMISSION_DENIED', why: `More than the parent has left to give (${Number(parent.remaining_usd)} USD).` };
+      return { code: 'AGENT_PERMISSION_DENIED', why: `More than the parent has left to give (${Number(parent.remaining_usd)} USD).`,
+        field: 'budget_limit_usd' };
     }
     return null;
   }
 
-  /** POST ai/tokens/<id>/delegate/ with the parent's own AgentBearer. */
-  async function delegate(agent: AgentContext, parentId: number, input: DelegateAgentTokenInput) {
+  /**
+   * POST ai/tokens/<id>/delegate/ with the parent's own AgentBearer; the token-exchange grant passes the `credential`
+   * its child will be presented with (its JWT's identifier) instead of a new `gha_` token.
+   */
+  async function delegate(agent: AgentContext, parentId: number, input: DelegateAgentTokenInput, opts: { credentialHash?: string } = {}) {
     if (agent.tokenId !== parentId) {
       agent.decision = 'deny';
       throw new AppError('AGENT_TOKEN_MISMATCH');
@@ -93,13 +101,13 @@ export function createChildTokenService({ db, clock, config, audit, agentAuth, o
     const seen = await findParent(db, parentId, now, false);
     if (!seen) throw new AppError('AGENT_TOKEN_REVOKED');
     const child = await narrowed(agent, seen, input, now);
-    const raw = newAgentToken();
+    const raw = opts.credentialHash === undefined ? newAgentToken() : null;
     const outcome = await db.transaction().execute(async (trx) => {
       const parent = await findParent(trx, parentId, now, true);
       const refusal = refusalUnderLock(parent, input, now);
       if (refusal) return { refusal };
       const { id } = await tokens.insertToken(trx, tokenRow(input, { userId: parent!.user_id, organizationId: parent!.organization_id,
-        tokenHash: sha256Hex(raw), permissions: child.permissions, expiresAt: child.expiresAt, now, parent: parent! }));
+        tokenHash: raw === null ? opts.credentialHash! : sha256Hex(raw), permissions: child.permissions, expiresAt: child.expiresAt, now, parent: parent! }));
       await audit.record({ event_type: 'agent_token_delegated', user_id: parent!.user_id,
         details: { token_id: id, parent_id: parentId, agent_id: input.agent_id, permissions: child.permissions } }, trx);
       return { id };
@@ -107,13 +115,13 @@ export function createChildTokenService({ db, clock, config, audit, agentAuth, o
     if ('refusal' in outcome) {
       // The parent's row is no longer held: a denial may be counted on it.
       const r = outcome.refusal!;
-      if (r.code === 'AGENT_PERMISSION_DENIED') return denied(agent, r.why);
+      if (r.code === 'AGENT_PERMISSION_DENIED') return denied(agent, r.why, r.field);
       agent.decision = 'deny';
       throw new AppError(r.code, r.code === 'AGENT_TOKEN_SUSPENDED' ? { extra: { reason: r.reason ?? null } } : {});
     }
     const record = toRecord((await tokens.findOwnToken(db, agent.user.id, outcome.id))!, now);
     return {
-      id: record.id, token: raw, agent_id: record.agent_id, status: record.status, expires_at: record.expires_at,
+      id: record.id, token: raw ?? '', agent_id: record.agent_id, status: record.status, expires_at: record.expires_at,
       granted_permissions: record.granted_permissions, organization: record.organization, budget_limit_usd: record.budget_limit_usd,
       parent_id: parentId, depth: record.depth, can_delegate: record.can_delegate, chain: record.chain,
     };

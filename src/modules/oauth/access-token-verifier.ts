@@ -10,6 +10,10 @@ export interface AccessTokenClaims {
   iss: string;
   iat: number | undefined;
   exp: number;
+  /** Issued by the token-exchange grant to a delegated agent (it carries `act`, docs/agents.md "Delegation"). */
+  delegated: boolean;
+  sub: string | undefined;
+  client_id: string | undefined;
 }
 
 /** A verified access token of the authorization server, `'expired'`, or null for anything else. */
@@ -96,7 +100,9 @@ export function createAccessTokenVerifier({ keys, clock, issuer }: Deps) {
     if (typeof claims.nbf === 'number' && claims.nbf > now) return null;
     if (claims.exp <= now) return 'expired';
     const aud = (claims.aud === undefined ? [] : [claims.aud].flat()).filter((a): a is string => typeof a === 'string');
-    return { jti: claims.jti, aud, iss: claims.iss, iat: typeof claims.iat === 'number' ? claims.iat : undefined, exp: claims.exp };
+    return { jti: claims.jti, aud, iss: claims.iss, iat: typeof claims.iat === 'number' ? claims.iat : undefined, exp: claims.exp,
+      delegated: typeof claims.act === 'object' && claims.act !== null,
+      sub: typeof claims.sub === 'string' ? claims.sub : undefined, client_id: typeof claims.client_id === 'string' ? claims.client_id : undefined };
   }
 
   return { verify };

@@ -1,3 +1,4 @@
+import { TOKEN_EXCHANGE } from './token-exchange.js';
 import type { AdapterPayload } from 'oidc-provider';
 import type { AppCredentialService } from '../applications/app-credentials.service.js';
 import { isLoopbackHttp } from './loopback.js';
@@ -46,7 +47,8 @@ export function createOauthClients({ appCredentials, resources }: { appCredentia
       redirect_uris: redirects,
       post_logout_redirect_uris: app.post_logout_redirect_uris,
       // Without a redirect URI an application can still introspect and revoke, never authorize.
-      grant_types: canAuthorize ? ['authorization_code', 'refresh_token'] : [],
+      // Any application may exchange an agent token that may delegate for a narrower child (docs/agents.md "Delegation").
+      grant_types: canAuthorize ? ['authorization_code', 'refresh_token', TOKEN_EXCHANGE] : [TOKEN_EXCHANGE],
       response_types: canAuthorize ? ['code'] : [],
       require_auth_time: true,
       ...(app.kind === 'confidential'

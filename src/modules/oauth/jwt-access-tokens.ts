@@ -5,6 +5,7 @@ import { sha256Hex } from '../../security/random.js';
 import { permissionGraph } from '../rbac/permission-graph.js';
 import { permissionSet } from '../rbac/permission-set.js';
 import type { AccessTokenClaims, AccessTokenVerifier } from './access-token-verifier.js';
+import type { TokenExchange } from './token-exchange.js';
 import { admits, type OauthAccounts } from './accounts.js';
 import type { OauthClients } from './clients.js';
 import * as repo from './records.repo.js';
@@ -47,7 +48,9 @@ type Deps = { db: Db; clock: Clock; clients: OauthClients;
   /** Checks a JWT access token's signature, issuer and expiry against the provider's keys. */
   verifier: AccessTokenVerifier;
   /** What a person holds in an organization (a grant bound by `org:<slug>`), or null without a role there. */
-  orgPermissions: (slug: string, userId: number) => Promise<ReadonlySet<string> | null> };
+  orgPermissions: (slug: string, userId: number) => Promise<ReadonlySet<string> | null>;
+  /** The JWTs the token-exchange grant issued: delegated agents, introspected and revoked as such (token-exchange.ts). */
+  exchanged: Pick<TokenExchange, 'introspect' | 'revoke'> };
 
 /** A confidential caller of introspection or revocation, with the resource it is when it is one. */
 type Caller = { clientId: string; resource?: string };
@@ -60,7 +63,7 @@ const isJwt = (token: string) => /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]
  * is issued, and introspection and revocation of a JWT are answered here — after the caller's credentials, the
  * signature, the record, the person's state and, for a resource, the audience are checked.
  */
-export function createJwtAccessTokens({ db, clock, clients, verifier, orgPermissions }: Deps) {
+export function createJwtAccessTokens({ db, clock, clients, verifier, orgPermissions, exchanged }: Deps) {
   /** Called while the provider issues an access token: records a JWT one, and answers the claims it adds. */
   async function issued(ctx: KoaContextWithOIDC, token: IssuingToken): Promise<Record<string, unknown> | undefined> {
     if (token.kind !== 'AccessToken' || !token.resourceServer) return undefined;
@@ -119,6 +122,12 @@ export function createJwtAccessTokens({ db, clock, clients, verifier, orgPermiss
       return;
     }
     const claims = await verified(token);
+    if (claims?.delegated) {
+      if (route === 'revocation') await exchanged.revoke(claims, caller.clientId);
+      ctx.status = 200;
+      ctx.body = route === 'revocation' ? '' : await exchanged.introspect(claims, caller.resource);
+      return;
+    }
     if (route === 'revocation') {
       const hash = claims ? sha256Hex(claims.jti) : undefined;
       const record = hash ? await repo.findRecord(db, JWT_RECORD, hash, clock.now()) : undefined;

@@ -1,7 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KoaContextWithOIDC, default as Provider } from 'oidc-provider';
-import type { Config } from '../../config/settings.js';
 import { AppError } from '../../core/errors.js';
 import { addSeconds, type Clock } from '../../core/clock.js';
 import type { Db } from '../../db/database.js';
@@ -20,6 +19,10 @@ import { createOauthClients } from './clients.js';
 import { errorPage, loggedOutPage, logoutPage, pageLanguage, pagePolicy, type Refusal } from './pages.js';
 import { createProvider, interactionPath, OFFLINE_REQUESTED, REGISTERED, type ProviderPages } from './provider.js';
 import { createRefreshGrace } from './refresh-grace.js';
+import { createTokenExchange } from './token-exchange.js';
+import type { AgentAuthService } from '../agents/agent-auth.service.js';
+import type { ChildTokenService } from '../agents/child-tokens.service.js';
+import { publicUrlOf, type Config } from '../../config/settings.js';
 
 /** An HTML answer of the provider's own, under the pages' security policy. */
 function htmlPage(ctx: KoaContextWithOIDC, formTargets: string[]) {
@@ -41,6 +44,9 @@ type Deps = {
   orgs: OrgContextResolver;
   /** Checks the provider's JWT access tokens (shared with ai/authorize/). */
   verifier: AccessTokenVerifier;
+  /** The token-exchange grant's agents: the subject token's check, and the child it delegates (docs/agents.md "Delegation"). */
+  agents: Pick<AgentAuthService, 'authenticate' | 'authenticateExchanged' | 'inspectExchanged' | 'revokeExchanged'>;
+  childTokens: Pick<ChildTokenService, 'delegate'>;
   /** Signs the provider's cookies and binds each form's CSRF field to its cookie. */
   cookieKey: Buffer;
   /** Derives a rotated refresh token's successor from it (the reuse grace). */
@@ -78,10 +84,12 @@ export type InteractionView =
  * change, and the steps of its sign-in and consent pages — which run every check of a password login.
  */
 export function createOauthService({ methods, db, clock, config, keys, appCredentials, resources, rbac, login, delegations, orgs, verifier, cookieKey,
-  rotationKey }: Deps) {
+  rotationKey, agents, childTokens }: Deps) {
   const refreshGrace = createRefreshGrace({ db, clock, key: rotationKey, graceSeconds: config.REFRESH_TOKEN_REUSE_GRACE });
   const clients = createOauthClients({ appCredentials, resources });
   const accounts = createOauthAccounts({ db, clock });
+  const orgPermissions = async (slug: string, userId: number) => (await organizationOf([slug], userId))?.permissions ?? null;
+  const exchange = createTokenExchange({ clock, issuer: publicUrlOf(config), keys, verifier, resources, agents, childTokens, orgPermissions });
   /** The permission codes a person holds now: what consent may grant and introspection reports (docs/oauth.md "Scopes"). */
   const held = async (userId: number) => new Set((await rbac.grantsOfUserId(userId)).permissions);
   let current: { version: string; provider: Provider } | undefined;
@@ -95,8 +103,7 @@ export function createOauthService({ methods, db, clock, config, keys, appCreden
     if (building?.version !== set.version) {
       const version = set.version;
       const promise = createProvider({ db, clock, config, clients, accounts, resources, verifier, refreshGrace, keys: { keys: set.keys as never },
-        orgPermissions: async (slug, userId) => (await organizationOf([slug], userId))?.permissions ?? null,
-        cookieKeys: [cookieKey.toString('base64url')], pages: providerPages }).then((built) => {
+        orgPermissions, exchange, cookieKeys: [cookieKey.toString('base64url')], pages: providerPages }).then((built) => {
         current = { version, provider: built };
         return built;
       }).finally(() => {

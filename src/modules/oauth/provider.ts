@@ -5,6 +5,7 @@ import type { Clock } from '../../core/clock.js';
 import type { Db } from '../../db/database.js';
 import type { IssuedToken, OauthAccounts } from './accounts.js';
 import { RESOURCE_URI, type OauthClients } from './clients.js';
+import { TOKEN_EXCHANGE, TOKEN_EXCHANGE_PARAMETERS, type TokenExchange } from './token-exchange.js';
 import { createJwtAccessTokens, introspectable, type IssuingToken } from './jwt-access-tokens.js';
 import type { OauthResourceService } from './resources.service.js';
 import { recordAdapter } from './record-adapter.js';
@@ -149,6 +150,8 @@ export interface ProviderDeps {
   /** Keys the provider signs its cookies with. */
   cookieKeys: string[];
   pages: ProviderPages;
+  /** The token-exchange grant (RFC 8693): delegated agents' JWTs (docs/agents.md "Delegation"). */
+  exchange: TokenExchange;
 }
 
 /** The pages the provider renders itself (oauth.service.ts gives them the look and policy of the others). */
@@ -164,11 +167,11 @@ export interface ProviderPages {
  * clients, its accounts and sign-in checks, its signing keys, its database.
  */
 export async function createProvider({ db, clock, config, clients, accounts, resources, verifier, refreshGrace, orgPermissions, keys, cookieKeys,
-  pages }: ProviderDeps)
+  pages, exchange }: ProviderDeps)
   : Promise<Provider> {
   // Loaded on first use: most deployments never serve OAuth, and importing it on Node 20 prints a runtime notice.
   const { default: OidcProvider, errors } = await import('oidc-provider');
-  const jwts = createJwtAccessTokens({ db, clock, clients, verifier, orgPermissions });
+  const jwts = createJwtAccessTokens({ db, clock, clients, verifier, orgPermissions, exchanged: exchange });
   const configuration: Configuration = {
     adapter: recordAdapter(db, clock, clients, errors, refreshGrace.withinGrace),
     findAccount: (_ctx, sub, token) => accounts.find(sub, token as IssuedToken | undefined),
@@ -281,6 +284,7 @@ export async function createProvider({ db, clock, config, clients, accounts, res
   provider.Client.prototype.compareClientSecret = function compareClientSecret(this: { clientId: string }, presented: string) {
     return clients.verifySecret(this.clientId, presented);
   } as never;
+  provider.registerGrantType(TOKEN_EXCHANGE, (ctx) => exchange.handler(ctx as KoaContextWithOIDC, errors as never), TOKEN_EXCHANGE_PARAMETERS);
   // Behind a proxy the issuer's scheme comes from X-Forwarded-Proto, as for the rest of Gatehouse.
   provider.proxy = config.TRUSTED_PROXIES.length > 0;
   return provider;
