@@ -129,4 +129,18 @@ describe('an integrator\'s resource server protected by ai/authorize/, end to en
     assert.deepEqual(done.body.report, { id: '7', title: 'Q3 revenue (restated)' });
   });
 
+  it('a sub-agent\'s call: a child the analyst delegated reads within its narrower grant, and stops with its parent', async () => {
+    const planner = await delegate(t, alice, { agent_id: 'planner', can_delegate: true, permissions: ['reports.view', 'reports.delete'] });
+    const child = expectStatus(await t.api({ method: 'POST', path: `ai/tokens/${planner.id}/delegate/`,
+      headers: { authorization: `AgentBearer ${planner.token}` }, payload: { agent_id: 'researcher', permissions: ['reports.view'] } }),
+    201) as { id: number; token: string };
+    const read = await call('GET', '/reports/7', child.token);
+    assert.equal(read.status, 200);
+    assert.deepEqual(read.body.acted_for, { agent_id: 'researcher', user_id: alice.id });
+    // Its parent may delete; the child was not given that.
+    assert.equal(decisionOf(await call('DELETE', '/reports/7', child.token), 403, 'deny').code, 'AGENT_PERMISSION_DENIED');
+    expectStatus(await userApi(t)('POST', `ai/tokens/${planner.id}/suspend/`, alice, {}), 200);
+    const held = decisionOf(await call('GET', '/reports/7', child.token), 403, 'deny') as { code: string; reason?: string };
+    assert.deepEqual([held.code, held.reason], ['AGENT_TOKEN_SUSPENDED', 'PARENT_SUSPENDED']);
+  });
 });
