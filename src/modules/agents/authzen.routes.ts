@@ -12,6 +12,7 @@ export const AUTHZEN_PATHS = { evaluation: '/access/v1/evaluation', evaluations:
 /**
  * docs/agents.md "AuthZEN": the OpenID AuthZEN Authorization API 1.0 at the host root, for applications (their
  * `X-Access-Key` and `X-Access-Secret`, as for ai/authorize/), and its public metadata. Off with SVC_AIRS_ENABLED.
+ * Outside the API's OpenAPI document, like the OAuth endpoints: the standard describes them (docs/agents.md).
  */
 export default async function authzenRoutes(app: TypedApp, { container, guards }: RouteDeps) {
   const { config } = container;
@@ -20,7 +21,7 @@ export default async function authzenRoutes(app: TypedApp, { container, guards }
   const onRequest = [guards.feature('AIRS_ENABLED')];
 
   app.get('/.well-known/authzen-configuration', {
-    schema: { tags, response: { 200: AuthzenConfiguration } }, onRequest,
+    schema: { hide: true, tags, response: { 200: AuthzenConfiguration } }, onRequest,
   }, async () => ({
     policy_decision_point: issuer,
     access_evaluation_endpoint: `${issuer}${AUTHZEN_PATHS.evaluation}`,
@@ -34,12 +35,12 @@ export default async function authzenRoutes(app: TypedApp, { container, guards }
       done();
     });
     pdp.post(AUTHZEN_PATHS.evaluation, {
-      schema: { tags, body: AuthzenEvaluationBody, response: { 200: AuthzenDecision },
+      schema: { hide: true, tags, body: AuthzenEvaluationBody, response: { 200: AuthzenDecision },
         description: 'One decision, as ai/authorize/ makes it: `{decision, context: {reason?, chain?, pending_action?}}`.' },
       onRequest,
     }, async (req) => authzen.evaluate(req.body, actorMetaOf(req), AUTHZEN_PATHS.evaluation));
     pdp.post(AUTHZEN_PATHS.evaluations, {
-      schema: { tags, body: AuthzenEvaluationsBody, response: { 200: AuthzenEvaluationsResponse },
+      schema: { hide: true, tags, body: AuthzenEvaluationsBody, response: { 200: AuthzenEvaluationsResponse },
         description: 'Several decisions; each evaluation\'s subject, action, resource and context default to the request\'s.' },
       onRequest,
     }, async (req) => authzen.evaluateAll(req.body, actorMetaOf(req), AUTHZEN_PATHS.evaluations));
