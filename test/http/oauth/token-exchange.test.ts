@@ -113,4 +113,20 @@ describe('the token-exchange grant (docs/agents.md "Delegation")', () => {
     assert.deepEqual(await introspect(second.access_token), { active: false });
     assert.equal(await refusalOf(exchange(root.token, { scope: 'users.view' })), 'invalid_grant');
   });
+
+  it('reports usage with the child\'s JWT as Bearer, spending its budget and its parent\'s', async () => {
+    const { who, planner: root } = await planner({ budget_limit_usd: 10 });
+    const answer = await exchange(root.token, { scope: 'users.view', budget_limit_usd: '4' });
+    const tokens = expectStatus(await t.api({ method: 'GET', path: 'ai/tokens/', token: who.token }), 200).results as
+      { id: number; parent_id: number | null; budget_limit_usd: number | null }[];
+    const child = tokens.find((r) => r.parent_id === root.id)!;
+    assert.equal(child.budget_limit_usd, 4);
+    const used = expectStatus(await t.api({ method: 'POST', path: `ai/tokens/${child.id}/report-usage/`, payload: { cost_usd: 1.5 },
+      headers: { authorization: `Bearer ${answer.access_token}` } }), 200);
+    assert.deepEqual([used.spend_usd, used.remaining_usd], [1.5, 2.5]);
+    const parent = expectStatus(await t.api({ method: 'GET', path: `ai/tokens/${root.id}/`, token: who.token }), 200);
+    assert.equal(parent.spend_usd, 1.5);
+    // Beyond what the planner has left to give: refused, nothing issued.
+    assert.equal(await refusalOf(exchange(root.token, { scope: 'users.view', budget_limit_usd: '6.5' })), 'invalid_grant');
+  });
 });
