@@ -66,10 +66,8 @@ export function createAuthorizeService({ config, agents, orgs, pendingActions, o
    * a forged one → 401 TOKEN_INVALID.
    */
   async function oauthTokenOf(token: string): Promise<{ jti: string; delegated: boolean }> {
-    if (!config.OAUTH_ENABLED) throw new AppError('TOKEN_INVALID');
-    const verified = await oauthTokens.verify(token);
-    if (verified === 'expired') throw new AppError('AGENT_TOKEN_EXPIRED');
-    if (verified === null || verified.aud.length === 0) throw new AppError('TOKEN_INVALID');
+    const verified = await grantTokenIfOauth(token);
+    if (verified === null) throw new AppError('TOKEN_INVALID');
     return verified;
   }
 
