@@ -22,10 +22,11 @@ describe('statements of the agent and organization hot paths', () => {
   async function counted<T>(send: () => Promise<T>): Promise<{ answer: T; statements: string[] }> {
     await t.api({ method: 'GET', path: 'me/', token: alice.token });
     await t.container.services.agentActivity.flush();
-    recorder.start();
-    const answer = await send();
-    await t.container.services.agentActivity.flush();
-    return { answer, statements: recorder.stop() };
+    return recorder.during(async () => {
+      const answer = await send();
+      await t.container.services.agentActivity.flush();
+      return answer;
+    });
   }
 
   it('POST ai/authorize/: one statement counts the request and reads the token, its person and their permissions; then the activity row', async () => {

@@ -24,9 +24,7 @@ describe('statements of the hot paths', () => {
    */
   async function counted<T>(send: () => Promise<T>): Promise<{ answer: T; statements: string[] }> {
     await signIn(t, ann);
-    recorder.start();
-    const answer = await send();
-    return { answer, statements: recorder.stop() };
+    return recorder.during(send);
   }
 
   it('a password login: the account lookup and the one sign-in statement', async () => {

@@ -35,10 +35,11 @@ describe('password/reset/request/ and magic-link/request/ for known and unknown 
    */
   async function observe(send: () => Promise<LightMyRequestResponse>) {
     await t.container.services.outbox.flush();
-    recorder.start();
-    const res = await send();
-    await t.container.services.outbox.flush();
-    const all = recorder.stop();
+    const { answer: res, statements: all } = await recorder.during(async () => {
+      const answer = await send();
+      await t.container.services.outbox.flush();
+      return answer;
+    });
     const pass = all.findIndex((s) => CLAIM.test(s));
     assert.ok(pass > 0, `the request ran statements, then the outbox pass: ${all.join('\n')}`);
     return { res, answering: all.slice(0, pass), afterwards: all.slice(pass) };

@@ -95,10 +95,10 @@ describe('ai/authorize/ with OAuth access tokens (docs/oauth.md "Grants and ai/a
     const tokens = await tokensFor(who, 'openid users.view');
     expectStatus(await authorize(tokens.access_token, { permission: 'users.view' }), 200);
     await t.container.services.agentActivity.flush();
-    recorder.start();
-    expectStatus(await authorize(tokens.access_token, { permission: 'users.view' }), 200);
-    await t.container.services.agentActivity.flush();
-    const statements = recorder.stop();
+    const { statements } = await recorder.during(async () => {
+      expectStatus(await authorize(tokens.access_token, { permission: 'users.view' }), 200);
+      await t.container.services.agentActivity.flush();
+    });
     // As with an AgentBearer token (test/http/agents/hot-path-statements.test.ts): the key set is held, nothing else is read.
     assert.equal(statements.length, 2, statements.join('\n'));
   });
@@ -107,9 +107,7 @@ describe('ai/authorize/ with OAuth access tokens (docs/oauth.md "Grants and ai/a
     const who = await person();
     const tokens = await tokensFor(who, 'openid users.view');
     assert.equal((await introspect(tokens.access_token)).active, true);
-    recorder.start();
-    const seen = await introspect(tokens.access_token);
-    const statements = recorder.stop();
+    const { answer: seen, statements } = await recorder.during(() => introspect(tokens.access_token), { socket: true });
     assert.deepEqual({ active: seen.active, scope: seen.scope }, { active: true, scope: 'users.view' });
     assert.equal(statements.length, 1, statements.join('\n'));
   });
