@@ -13,6 +13,7 @@ import { ensurePostgres, postgresVersion, recreateDatabases } from './lib/postgr
 import { computeRatios, renderText, reportTables, type Report } from './lib/report.js';
 import { commitId, machine, writeResults } from './lib/results.js';
 import { runBaselines, runCluster, runDashboard, runGatehouse, runPeer, type RunContext } from './lib/suites.js';
+import { runTrailVerify } from './lib/trail-verify.js';
 import { runUserImport } from './lib/user-import.js';
 
 /** The databases the selected parts use (the dashboard keeps its own seeded one), so a partial run drops no other. */
@@ -67,6 +68,7 @@ async function main(): Promise<number> {
     await part('better-auth', () => runPeer(ctx));
     if (opts.databases.includes('postgres')) await part('dashboard', () => runDashboard(ctx));
     await part('user import', () => runUserImport(ctx));
+    await part('agent trail verification', () => runTrailVerify(ctx));
   }
 
   report.ratios = computeRatios(report.scenarios);

@@ -9,6 +9,8 @@ import type { Database } from './db/create-db.js';
 import { createAgentAuthService } from './modules/agents/agent-auth.service.js';
 import { createAgentTokenService } from './modules/agents/agent-tokens.service.js';
 import { createChildTokenService } from './modules/agents/child-tokens.service.js';
+import { createTrailService } from './modules/agents/trail.service.js';
+import { createTrailWriter } from './modules/agents/trail-writer.js';
 import { createAuthzenService } from './modules/agents/authzen.service.js';
 import { createPendingActionService } from './modules/agents/pending-actions.service.js';
 import { createAgentActivityService } from './modules/agents/activity.service.js';
@@ -20,7 +22,6 @@ import { createAuditLogService } from './modules/admin/audit-logs.service.js';
 import { createSecurityService } from './modules/admin/security.service.js';
 import { createAppCredentialService } from './modules/applications/app-credentials.service.js';
 import { createApplicationService } from './modules/applications/applications.service.js';
-import { createAgentActionWriter } from './modules/audit/agent-action-writer.js';
 import { createAuditService } from './modules/audit/audit.service.js';
 import { createLockoutService } from './modules/auth/lockout.service.js';
 import { createLoginService } from './modules/auth/login.service.js';
@@ -125,8 +126,8 @@ export async function buildContainer(opts: ContainerOptions) {
   const webhookDelivery = createWebhookDeliveryService({ db, clock, sealer: webhookSealer, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_URLS,
     onError: throttled(onError, 60_000, () => clock.now().getTime()) });
   const events = createWebhookEvents({ db, clock, onEnqueued: webhookDelivery.kickSoon, changes });
-  // Agent requests' audit rows, written off the request path; one lost batch is one line a minute at most.
-  const agentActions = createAgentActionWriter({ db, onError: throttled(onError, 60_000, () => clock.now().getTime()) });
+  // Agent requests' audit rows and the agent trail, written off the request path; one lost batch is one line a minute at most.
+  const agentActions = createTrailWriter({ db, onError: throttled(onError, 60_000, () => clock.now().getTime()) });
   const applications = createApplicationService({ db, clock, audit, changes });
   // Which application each request is made for; its cache is dropped on every change announced by `applications`.
   const appCredentials = createAppCredentialService({ db, clock, changes });
@@ -184,6 +185,7 @@ export async function buildContainer(opts: ContainerOptions) {
   const agentAuth = createAgentAuthService({ db, counters: database.counters, clock, audit, events });
   const agentUsage = createUsageService({ db, clock, agentAuth });
   const agentActivity = createAgentActivityService({ db, clock, writer: agentActions });
+  const agentTrail = createTrailService({ db, clock, issuer: config.JWT_ISSUER, writer: agentActions, checkpointKey: keys.checkpointKey });
   const childTokens = createChildTokenService({ db, clock, config, audit, agentAuth, orgs: organizations.resolver });
   const agentTokens = createAgentTokenService({ db, clock, config, audit, rbac, orgs: organizations.resolver, events, sessions,
     notices });
@@ -243,6 +245,7 @@ export async function buildContainer(opts: ContainerOptions) {
       permissions, roles, userGrants, adminUsers, security, auditLogs, otp, passwords, twofactor, passwordChange, passwordReset,
       deletionCompletion, deletionAdmin, socialAccounts, social, socialBrowser, passkeyRegistration, passkeyAuthentication, passkeyCredentials,
       organizations, members, invitations, dashboard, deletion, dataExport, agentAuth, agentTokens, childTokens, delegations, pendingActions, authorize, authzen, agentUsage, agentActivity,
+      agentTrail, agentTrailWriter: agentActions,
       webhooks, webhookDelivery, webhookEvents: events, oauth, oauthSignInMethods, oauthGrants, oauthResources,
       userImport: createUserImportService({ db, clock, hasher, audit, events }),
       keyRotation: createKeyRotationService({ db, clock, audit }),

@@ -15,8 +15,9 @@ export const DASHBOARD_SCENARIOS = ['dashboard-stats', 'dashboard-auth'] as cons
 export const CLUSTER_SCENARIOS = ['cluster-login', 'cluster-me'] as const;
 /** `startup` alone starts each selected Gatehouse and measures its start-up, without load. */
 /** `user-import`: a 100,000-line file through `gatehouse users import` on PostgreSQL (`lib/user-import.ts`). */
+/** `trail-verify`: `gatehouse audit verify` over a chain of 1,000,000 rows, in the database and exported (`lib/trail-verify.ts`). */
 const ALL = [...BASELINES, ...GATEHOUSE_SCENARIOS, ...CLUSTER_SCENARIOS, ...PEER_SCENARIOS, ...DASHBOARD_SCENARIOS, 'startup',
-  'user-import'] as const;
+  'user-import', 'trail-verify'] as const;
 export const CLUSTER_GROUP = ['login', 'me', ...CLUSTER_SCENARIOS] as const;
 /**
  * `--quick`: what a change to a hot path (authentication, sign-in, refresh, agent checks, the organization context)

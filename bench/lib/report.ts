@@ -51,6 +51,17 @@ export interface ImportFigures {
   rerun_seconds: number;
 }
 
+/** One run of the `trail-verify` scenario (`lib/trail-verify.ts`): `gatehouse audit verify` over a long chain. */
+export interface TrailVerifyFigures {
+  round: number;
+  rows: number;
+  file_mib: number;
+  /** `audit verify --token`, spawn to exit. */
+  database_seconds: number;
+  /** `audit verify <file>`, spawn to exit. */
+  file_seconds: number;
+}
+
 export interface Report {
   generated_at: string;
   commit: string;
@@ -61,6 +72,7 @@ export interface Report {
   ratios: RatioFigures[];
   failures: string[];
   imports?: ImportFigures[];
+  trail_verify?: TrailVerifyFigures[];
 }
 
 export const fromLoad = (system: System, scenario: string, r: LoadResult): ScenarioFigures => ({
@@ -280,6 +292,12 @@ export function reportTables(report: Report): Table[] {
       head: ['Round', 'rows', 'file MiB', 'created', 'seconds', 'rows/s', 're-run unchanged', 're-run seconds'],
       rows: report.imports.map((i) => [String(i.round), String(i.rows), num(i.file_mib, 1), String(i.created), num(i.seconds, 1),
         num(i.rows_per_s, 0), String(i.rerun_unchanged), num(i.rerun_seconds, 1)]),
+    }] : []),
+    ...(report.trail_verify?.length ? [{
+      title: 'gatehouse audit verify (spawn to exit; target: 1,000,000 rows in under 60 s)',
+      head: ['Round', 'rows', 'file MiB', '--token seconds', '<file> seconds'],
+      rows: report.trail_verify.map((v) => [String(v.round), String(v.rows), num(v.file_mib, 1), num(v.database_seconds, 1),
+        num(v.file_seconds, 1)]),
     }] : []),
     {
       title: 'Servers',

@@ -2661,13 +2661,19 @@ export interface paths {
                                 created_at: string;
                                 /** @enum {string} */
                                 decision: "allow" | "deny" | "pending";
+                                /** @description SHA-256 (hex) of the row's canonical form */
+                                hash: string | null;
                                 id: number;
                                 method: string;
                                 /** @description The path called, without its query string */
                                 path: string;
                                 /** @description The permission the route checked, if any */
                                 permission: string | null;
+                                /** @description The hash of the trail row before it; null for the first */
+                                prev_hash: string | null;
                                 prompt_trace_id: string | null;
+                                /** @description The row's place in its root token's trail (docs/agents.md "The trail") */
+                                seq: number | null;
                                 /** @description The HTTP status answered */
                                 status: number;
                                 /** @description The agent token that made the request */
@@ -2675,6 +2681,43 @@ export interface paths {
                             }[];
                             total_pages: number;
                         };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ai/tokens/{id}/activity/export/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description application/x-ndjson: the trail rows, then `{"type": "checkpoint", "jws": …}` */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/x-ndjson": string;
                     };
                 };
             };

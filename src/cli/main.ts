@@ -5,11 +5,12 @@ import { describeFailure, print, printError, UsageError } from './output.js';
 
 export { processIo, type CommandIo } from './context.js';
 import { APP_CREATE_USAGE, APP_REGENERATE_USAGE, helpFor, KEYS_USAGE, USER_CREATE_USAGE, USERS_IMPORT_USAGE } from './usage.js';
-import { KEYS_ROTATE_ENCRYPTION_USAGE, RESOURCE_CREATE_USAGE, RESOURCE_DELETE_USAGE, RESOURCE_LIST_USAGE, USER_RESET_2FA_USAGE } from './usage.js';
+import { AUDIT_VERIFY_USAGE, KEYS_ROTATE_ENCRYPTION_USAGE, RESOURCE_CREATE_USAGE, RESOURCE_DELETE_USAGE, RESOURCE_LIST_USAGE, USER_RESET_2FA_USAGE } from './usage.js';
 
 // Commands load the server and database code; importing them lazily keeps `--help` and usage errors quick.
 const commands = {
   apps: () => import('./commands/apps.js'),
+  audit: () => import('./commands/audit.js'),
   create: () => import('./commands/create.js'),
   database: () => import('./commands/database.js'),
   jobs: () => import('./commands/jobs.js'),
@@ -148,6 +149,19 @@ async function run(argv: string[]): Promise<void> {
         json: { type: 'boolean' } }, RESOURCE_CREATE_USAGE);
       return (await commands.resources()).resourceCreateCommand(env, { uri: values.uri as string | undefined,
         name: values.name as string | undefined, scopes: (values.scope as string[] | undefined) ?? [], json: Boolean(values.json) });
+    }
+    case 'audit': {
+      if (sub !== 'verify') throw new UsageError(`usage: gatehouse ${AUDIT_VERIFY_USAGE}`);
+      const { values, positionals } = parse(rest, { token: { type: 'string' }, jwks: { type: 'string' } }, AUDIT_VERIFY_USAGE);
+      const token = values.token as string | undefined;
+      if (positionals.length !== (token === undefined ? 1 : 0)) {
+        throw new UsageError(`audit verify: name one exported file or --token <id> (usage: gatehouse ${AUDIT_VERIFY_USAGE})`);
+      }
+      if (token !== undefined) {
+        if (values.jwks !== undefined) throw new UsageError('audit verify: --jwks checks an exported file\'s checkpoint, not --token');
+        return (await commands.audit()).auditVerifyTokenCommand(env, { token });
+      }
+      return (await commands.audit()).auditVerifyFileCommand({ file: positionals[0]!, jwks: values.jwks as string | undefined });
     }
     case 'keys': {
       if (sub === 'list') {

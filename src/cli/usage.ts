@@ -73,6 +73,18 @@ export const COMMANDS: Record<string, CommandHelp> = {
       ['--json', 'print the resource with its client_id and client_secret'],
     ],
   },
+  'audit verify': {
+    usage: 'audit verify (--token ID | FILE [--jwks FILE|URL])',
+    summary: 'check an agent trail: a root token\'s chain in the database, or an exported file offline',
+    details: 'Every row\'s hash is recomputed from its canonical form and linked to the row before it (docs/agents.md '
+      + '"The trail"). Exits 0 when the chain is intact, 1 printing the first row that is not as "seq N" (and "line L" '
+      + 'for a file).',
+    options: [
+      ['--token ID', 'an agent token id: the chain of its root, in the database'],
+      ['FILE', 'a file from GET ai/tokens/<id>/activity/export/, checked without the database'],
+      ['--jwks FILE|URL', 'the issuer\'s key set, to check the file\'s checkpoint signature too'],
+    ],
+  },
   'resource list': {
     usage: 'resource list [--json]',
     summary: 'list the registered resources: id, URI, name, scopes, client id',
@@ -143,6 +155,7 @@ export const APP_REGENERATE_USAGE = usageOf('app regenerate');
 export const USER_CREATE_USAGE = usageOf('user create');
 export const RESOURCE_CREATE_USAGE = usageOf('resource create');
 export const RESOURCE_LIST_USAGE = usageOf('resource list');
+export const AUDIT_VERIFY_USAGE = usageOf('audit verify');
 export const RESOURCE_DELETE_USAGE = usageOf('resource delete');
 export const KEYS_USAGE = `${usageOf('keys rotate')} | ${usageOf('keys list')} | ${usageOf('keys rotate-encryption')}`;
 export const KEYS_ROTATE_ENCRYPTION_USAGE = usageOf('keys rotate-encryption');

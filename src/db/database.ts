@@ -156,6 +156,8 @@ export interface AuditEventsTable {
   trace_id: string | null;
   agent_token_id: ColumnType<number | null, number | null | undefined, number | null>;
   details: Json<Record<string, unknown>>;
+  /** An agent activity row's place in its root token's trail (docs/agents.md "The trail"). */
+  trail_seq: ColumnType<number | null, number | null | undefined, number | null>;
   created_at: DefaultTimestamp;
 }
 
@@ -386,6 +388,35 @@ export interface AgentTokensTable {
   updated_at: DefaultTimestamp;
 }
 
+/** The last row of a root token's trail (docs/agents.md "The trail"): appends lock it, so one root's appends queue. */
+export interface AgentTrailHeadsTable {
+  root_token_id: number;
+  seq: ColumnType<number, number | undefined, number>;
+  hash: string | null;
+}
+
+/** One row of a root token's hash chain. `at` is kept as hashed (ISO 8601, UTC, milliseconds). */
+export interface AgentTrailTable {
+  root_token_id: number;
+  seq: number;
+  token_id: number;
+  type: string;
+  at: string;
+  data: Json<Record<string, unknown>>;
+  prev_hash: string | null;
+  hash: string;
+}
+
+/** Token events and pending-action decisions queued by triggers, waiting to be hashed into their root's trail. */
+export interface AgentTrailQueueTable {
+  id: Generated<number>;
+  root_token_id: number;
+  token_id: number;
+  type: string;
+  at: Timestamp;
+  data: Json<Record<string, unknown>>;
+}
+
 export type PendingActionStatus = 'pending' | 'approved' | 'rejected' | 'executed';
 
 export interface AgentPendingActionsTable {
@@ -548,7 +579,7 @@ export interface SigningKeysTable {
   superseded_at: NullableTimestamp;
   verifies_until: NullableTimestamp;
   /** What the key signs: access tokens, or the OpenID Provider's tokens (docs/resource-servers.md "The OpenID Provider's keys"). */
-  purpose: Generated<'access' | 'oauth'>;
+  purpose: Generated<'access' | 'oauth' | 'trail'>;
 }
 
 /**
@@ -693,6 +724,9 @@ export interface DatabaseSchema {
   organization_members: OrganizationMembersTable;
   organization_invitations: OrganizationInvitationsTable;
   agent_tokens: AgentTokensTable;
+  agent_trail_heads: AgentTrailHeadsTable;
+  agent_trail: AgentTrailTable;
+  agent_trail_queue: AgentTrailQueueTable;
   agent_pending_actions: AgentPendingActionsTable;
   account_deletion_requests: AccountDeletionRequestsTable;
   social_accounts: SocialAccountsTable;

@@ -1,5 +1,6 @@
 import type { Config } from '../config/settings.js';
 import { agentHeartbeatsJob } from './agent-heartbeats.job.js';
+import { agentTrailJob } from './agent-trail.job.js';
 import { cleanupJob } from './cleanup.job.js';
 import { dashboardCountsJob } from './dashboard-counts.job.js';
 import { expiredDeletionsJob } from './expired-deletions.job.js';
@@ -21,6 +22,7 @@ export const JOBS: Record<string, JobEntry> = {
   cleanup: { run: cleanupJob, everySeconds: () => 3600 },
   outbox: { run: outboxJob, everySeconds: (config) => config.OUTBOX_POLL_INTERVAL },
   'agent-heartbeats': { run: agentHeartbeatsJob, everySeconds: () => 60 },
+  'agent-trail': { run: agentTrailJob, everySeconds: () => 5 },
   'dashboard-counts': { run: dashboardCountsJob, everySeconds: () => 900 },
   'expired-deletions': { run: expiredDeletionsJob, everySeconds: () => 3600 },
   webhooks: { run: webhooksJob, everySeconds: () => 5 },

@@ -2,6 +2,12 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { PostgresQueryCompiler, type KyselyPlugin, type QueryId } from 'kysely';
 
 /**
+ * What writing a batch of agent activity rows into the trail costs, whatever the batch's size (docs/agents.md "The
+ * trail"): the roots' heads locked with their queued events taken, then the rows and the heads written.
+ */
+export const TRAIL_WRITE = 2;
+
+/**
  * Records the statements an app runs (pass `plugin` as `createTestApp({ dbPlugin })`) on behalf of the code given to
  * `during`, in the order they complete, as their SQL text with placeholders: what a request costs the database, counted
  * instead of timed. Only statements issued from that code's asynchronous context count: the app's own background work

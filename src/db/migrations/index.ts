@@ -32,6 +32,7 @@ import * as m0030 from './0030_oauth_resources.js';
 import * as m0031 from './0031_oauth_grant_delegations.js';
 import * as m0032 from './0032_social_states_for_oauth.js';
 import * as m0033 from './0033_agent_delegation.js';
+import * as m0034 from './0034_agent_trail.js';
 
 /** Every migration, in order. Migrations are frozen once released: add a new one, never edit an old one. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -68,4 +69,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0031_oauth_grant_delegations': m0031,
   '0032_social_states_for_oauth': m0032,
   '0033_agent_delegation': m0033,
+  '0034_agent_trail': m0034,
 };

@@ -37,7 +37,7 @@ export function registerAgentActivity(app: FastifyInstance, config: Config, acti
 function actionOf(req: FastifyRequest, reply: FastifyReply, refusal: RefusedToken | undefined): AgentAction | undefined {
   const agent = req.agent;
   const status = reply.statusCode;
-  const token = agent ? { tokenId: agent.tokenId, userId: agent.user.id, agentId: agent.agentId } : refusal;
+  const token = agent ? { tokenId: agent.tokenId, rootTokenId: agent.chain[0]?.id, userId: agent.user.id, agentId: agent.agentId } : refusal;
   if (!token) return undefined;
   return {
     ...token,

@@ -39,13 +39,18 @@ export const AgentActivityRow = Type.Object({
   status: Type.Integer({ description: 'The HTTP status answered' }),
   prompt_trace_id: Nullable(Type.String()),
   created_at: Type.String({ format: 'date-time' }),
+  seq: Nullable(Type.Integer({ description: 'The row\'s place in its root token\'s trail (docs/agents.md "The trail")' })),
+  prev_hash: Nullable(Type.String({ description: 'The hash of the trail row before it; null for the first' })),
+  hash: Nullable(Type.String({ description: 'SHA-256 (hex) of the row\'s canonical form' })),
 });
 export type AgentActivityBody = Static<typeof AgentActivityRow>;
 
-export const toActivityRow = (row: { id: number; details: unknown; created_at: Date }): AgentActivityBody => {
+export const toActivityRow = (row: { id: number; details: unknown; created_at: Date; seq: number | string | null; prev_hash: string | null;
+  hash: string | null }): AgentActivityBody => {
   const d = row.details as AgentActionDetails;
   return {
     id: row.id, token_id: d.token_id, agent_id: d.agent_id, method: d.method, path: d.path, permission: d.permission, decision: d.decision, status: d.status,
     prompt_trace_id: d.prompt_trace_id, created_at: toIso(row.created_at)!,
+    seq: row.seq === null ? null : Number(row.seq), prev_hash: row.seq === null ? null : row.prev_hash, hash: row.hash,
   };
 };

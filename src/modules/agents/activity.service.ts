@@ -3,16 +3,18 @@ import { AppError } from '../../core/errors.js';
 import { pageRequest } from '../../core/pagination.js';
 import type { Db } from '../../db/database.js';
 import type { RequestMeta } from '../../core/request-meta.js';
-import type { AgentActionWriter } from '../audit/agent-action-writer.js';
 import { AGENT_ACTION_EVENT, toActivityRow, type AgentActionDetails, type AgentActivityInput } from './activity.schemas.js';
 import type { AgentDecision } from './agent-context.js';
 import * as repo from './activity.repo.js';
+import type { TrailWriter } from './trail-writer.js';
 
-type Deps = { db: Db; clock: Clock; writer: AgentActionWriter };
+type Deps = { db: Db; clock: Clock; writer: TrailWriter };
 
 /** An agent request as it ended, for its `agent_action` row. */
 export interface AgentAction {
   tokenId: number;
+  /** The root of the token's tree when the request read its chain; looked up by the writer otherwise. */
+  rootTokenId?: number;
   /** The delegating user. */
   userId: number;
   agentId: string;
@@ -38,9 +40,13 @@ export function createAgentActivityService({ db, clock, writer }: Deps) {
       permission: action.permission, decision: action.decision, status: action.status, prompt_trace_id: action.traceId,
     };
     writer.enqueue({
-      event_type: AGENT_ACTION_EVENT, severity: 'info', user_id: action.userId, actor_id: null,
-      application_id: action.meta.applicationId, ip_address: action.meta.ip, user_agent: action.meta.userAgent, request_id: action.meta.requestId,
-      trace_id: action.traceId, agent_token_id: action.tokenId, details: JSON.stringify(details), created_at: clock.now(),
+      audit: {
+        event_type: AGENT_ACTION_EVENT, severity: 'info', user_id: action.userId, actor_id: null,
+        application_id: action.meta.applicationId, ip_address: action.meta.ip, user_agent: action.meta.userAgent,
+        request_id: action.meta.requestId, trace_id: action.traceId, agent_token_id: action.tokenId, details: JSON.stringify(details),
+        created_at: clock.now(),
+      },
+      tokenId: action.tokenId, root: action.rootTokenId ?? null, data: { ...details },
     });
   }
 

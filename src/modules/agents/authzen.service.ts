@@ -47,7 +47,7 @@ export function createAuthzenService({ authorize, activity }: Deps) {
     const traceId = traceIdOf(e.context?.prompt_trace_id);
     const { answer, agent, refused } = await decision(e, input, traceId);
     // In the token's activity like any agent request (the trail), refused ones included when the token is known.
-    const token = agent ? { tokenId: agent.tokenId, userId: agent.user.id, agentId: agent.agentId } : refused;
+    const token = agent ? { tokenId: agent.tokenId, rootTokenId: agent.chain[0]?.id, userId: agent.user.id, agentId: agent.agentId } : refused;
     if (token) {
       activity.record({ ...token, method: 'POST', path, permission: e.action.name, decision: agent?.decision ?? 'deny',
         status: answer.decision ? 200 : 403, traceId, meta });

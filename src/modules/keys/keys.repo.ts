@@ -2,8 +2,9 @@ import { sql } from 'kysely';
 import type { Executor, NewRow } from '../../db/database.js';
 
 /** What a stored key signs: access tokens, or the OpenID Provider's tokens (docs/resource-servers.md). */
-export type KeyPurpose = 'access' | 'oauth';
-export const KEY_PURPOSES: readonly KeyPurpose[] = ['access', 'oauth'];
+/** What a stored key signs: access tokens, the OpenID Provider's tokens, or (under HS256) the agent trail's checkpoints. */
+export type KeyPurpose = 'access' | 'oauth' | 'trail';
+export const KEY_PURPOSES: readonly KeyPurpose[] = ['access', 'oauth', 'trail'];
 
 const KEY_COLUMNS = ['kid', 'algorithm', 'purpose', 'public_jwk', 'private_key_sealed', 'created_at', 'activated_at', 'superseded_at',
   'verifies_until'] as const;
@@ -27,7 +28,7 @@ export async function keysVersions(db: Executor): Promise<Record<KeyPurpose, str
     const row = rows.find((r) => r.purpose === purpose);
     return `${Number(row?.count ?? 0)}:${row?.active ?? ''}`;
   };
-  return { access: versionOf('access'), oauth: versionOf('oauth') };
+  return { access: versionOf('access'), oauth: versionOf('oauth'), trail: versionOf('trail') };
 }
 
 // An arbitrary constant naming the signing-key lock among the application's advisory locks.

@@ -71,6 +71,9 @@ export function createKeyService(deps: Deps) {
     verifyingPeriod: deps.longestTokenLifetime + RETIREMENT_MARGIN_SECONDS, announce: () => changes.publish('signing-keys') };
   const stored = createStoredKeys({ ...storage, purpose: 'access', algorithm });
   const openid = createOpenIdKeys({ ...storage, accessSource: source });
+  // Under HS256 nothing published verifies a signature: the trail's checkpoints get an Ed25519 key of their own.
+  const trail = source === 'secret' ? createStoredKeys({ ...storage, purpose: 'trail', algorithm: 'EdDSA' }) : undefined;
+  let trailRing: Keyring | undefined;
 
   const entryOf = (key: JwtKey, from: KeySource, published: RingEntry['published']): RingEntry =>
     ({ key, source: from, published, createdAt: null, activatedAt: null, supersededAt: null, verifiesUntil: null });
@@ -176,6 +179,12 @@ export function createKeyService(deps: Deps) {
     return set;
   }
 
+  /** The trail's own key set (HS256 only), loaded once, created the first time; it is not rotated. */
+  async function trailKeys(): Promise<Keyring> {
+    trailRing ??= await trail!.load(false);
+    return trailRing;
+  }
+
   /** The OpenID Provider's own set, loaded (created the first time) and from then on watched. */
   async function openIdRing(): Promise<Keyring> {
     const own = await openid.current();
@@ -212,7 +221,7 @@ export function createKeyService(deps: Deps) {
     const access = source === 'database' ? (await stored.list()).map(listed)
       : [...(await current()).entries.values()].map((e): KeyListing => ({ kid: e.key.kid, algorithm: e.key.alg, purpose: 'access',
         state: stateOf(e, now), source: e.source, created_at: null, activated_at: null, superseded_at: null, verifies_until: null }));
-    return [...access, ...(await openid.list()).map(listed)];
+    return [...access, ...(await openid.list()).map(listed), ...(trail ? (await trail.list()).map(listed) : [])];
   }
 
   return {
@@ -244,9 +253,16 @@ export function createKeyService(deps: Deps) {
      */
     jwks: async () => {
       const own = openid.isShared ? undefined : config.OAUTH_ENABLED ? await openIdRing() : openid.loaded();
+      const checkpoints = trail && (trailRing ?? ((await trail.exists()) ? await trailKeys() : undefined));
       const now = clock.now();
-      return { keys: [...publishedKeys(await current(), now), ...(own ? publishedKeys(own, now) : [])] };
+      return { keys: [...publishedKeys(await current(), now), ...(own ? publishedKeys(own, now) : []),
+        ...(checkpoints ? publishedKeys(checkpoints, now) : [])] };
     },
+    /**
+     * The key the agent trail's checkpoints are signed with (docs/agents.md "The trail"), published in the JWKS: the
+     * access-token signing key when it is asymmetric, else the trail's own Ed25519 key, created the first time.
+     */
+    checkpointKey: async (): Promise<JwtKey> => (trail ? (await trailKeys()).signing : (await current()).signing),
     /**
      * OpenID-style discovery: only what is true of Gatehouse (it issues access tokens, no ID tokens; see
      * docs/resource-servers.md "Discovery"). With HS256 nothing can be verified by a third party, and an issuer that

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { afterEach, before, beforeEach, describe, it } from 'node:test';
-import type { NewRow } from '../../../src/db/database.js';
-import { createAgentActionWriter } from '../../../src/modules/audit/agent-action-writer.js';
+import { createTrailWriter, type ActivityEntry } from '../../../src/modules/agents/trail-writer.js';
 import { createTestApp, useTestApp } from '../../helpers/test-app.js';
 import { account, agentApi, delegate, expectError, expectStatus, grantDirect, userApi, type Account } from './helpers.js';
 
@@ -37,7 +36,10 @@ describe('agent activity (agent_action audit rows)', () => {
 
     const body = await activity(alice, agent.id);
     assert.equal(body.count, 4);
-    const rows = body.results.map(({ id: _id, ...rest }: Record<string, unknown>) => rest);
+    const rows = body.results.map(({ id: _id, seq: _s, prev_hash: _p, hash: _h, ...rest }: Record<string, unknown>) => rest);
+    // Each row has its place in the token's trail, after the token's creation (seq 1): test/http/agents/trail.test.ts.
+    assert.deepEqual(body.results.map((r: { seq: number }) => r.seq), [5, 4, 3, 2]);
+    for (const [i, r] of body.results.slice(0, -1).entries()) assert.equal(r.prev_hash, body.results[i + 1].hash);
     // see: #30 — each row names the token and its agent (docs/agents.md "Trace and activity").
     const by = { token_id: agent.id, agent_id: 'assistant' };
     assert.deepEqual(rows, [
@@ -141,13 +143,17 @@ describe('agent activity (agent_action audit rows)', () => {
 describe('the agent action writer', () => {
   const t = useTestApp({ now: NOW });
 
-  const row = (n: number, extra: Partial<NewRow<'audit_events'>> = {}): NewRow<'audit_events'> =>
-    ({ event_type: 'agent_action', details: JSON.stringify({ n }), agent_token_id: n, trace_id: `t-${n}`, created_at: NOW, ...extra });
+  // Rows of tokens that do not exist: written as audit rows, in no trail (test/http/agents/trail.test.ts has the trail).
+  const row = (n: number, createdAt = NOW): ActivityEntry => ({
+    audit: { event_type: 'agent_action', severity: 'info', user_id: null, actor_id: null, application_id: null, ip_address: null,
+      user_agent: null, request_id: null, trace_id: `t-${n}`, agent_token_id: n, details: JSON.stringify({ n }), created_at: createdAt },
+    tokenId: n, root: null, data: { n },
+  });
   const written = async () => (await t.container.db.selectFrom('audit_events').select(['agent_token_id', 'trace_id', 'details', 'severity'])
     .where('event_type', '=', 'agent_action').orderBy('agent_token_id').execute());
 
   it('writes every queued row, in batches, and flush() waits for all of it', async () => {
-    const writer = createAgentActionWriter({ db: t.container.db, onError: (m) => assert.fail(m) });
+    const writer = createTrailWriter({ db: t.container.db, onError: (m) => assert.fail(m) });
     for (let i = 1; i <= 1201; i++) writer.enqueue(row(i));
     await writer.flush();
     const rows = await written();
@@ -158,8 +164,8 @@ describe('the agent action writer', () => {
 
   it('reports a batch the database refuses and carries on with the next', async () => {
     const errors: string[] = [];
-    const writer = createAgentActionWriter({ db: t.container.db, onError: (m) => errors.push(m) });
-    writer.enqueue(row(1, { created_at: 'not a time' }));
+    const writer = createTrailWriter({ db: t.container.db, onError: (m) => errors.push(m) });
+    writer.enqueue(row(1, new Date('not a time')));
     await writer.flush();
     writer.enqueue(row(2));
     await writer.flush();

@@ -6,7 +6,7 @@ import * as client from 'openid-client';
 import { account, type Account } from '../../factories/accounts.js';
 import { grantDirect } from '../../factories/rbac.js';
 import { expectStatus } from '../../helpers/answers.js';
-import { statementRecorder } from '../../helpers/statements.js';
+import { statementRecorder, TRAIL_WRITE } from '../../helpers/statements.js';
 import type { TestApp } from '../../helpers/test-app.js';
 import { createOrg, ORG_ENV } from '../organizations/helpers.js';
 import { startOauthApp, type OauthApp } from './flow.js';
@@ -100,7 +100,7 @@ describe('ai/authorize/ with OAuth access tokens (docs/oauth.md "Grants and ai/a
       await t.container.services.agentActivity.flush();
     });
     // As with an AgentBearer token (test/http/agents/hot-path-statements.test.ts): the key set is held, nothing else is read.
-    assert.equal(statements.length, 2, statements.join('\n'));
+    assert.equal(statements.length, 1 + TRAIL_WRITE, statements.join('\n'));
   });
 
   it('introspects a JWT for its resource in one statement (the resource\'s credentials held briefly, the key set held)', async () => {

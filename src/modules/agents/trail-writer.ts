@@ -1,0 +1,126 @@
+import type { Db } from '../../db/database.js';
+import { toIso } from '../../core/clock.js';
+import { nextRow, type TrailHead, type TrailRow } from './trail-hash.js';
+import * as repo from './trail.repo.js';
+
+/** Rows per transaction. */
+const BATCH_ROWS = 500;
+/** Rows kept while the database cannot take them; beyond this the oldest are dropped (and reported). */
+const QUEUE_LIMIT = 20_000;
+/** Roots taken from the event queue per transaction. */
+const QUEUE_ROOTS = 100;
+
+/** An agent request's audit row, with its place in a trail: its token and, when known, the token's root. */
+export interface ActivityEntry {
+  audit: repo.AuditColumns;
+  tokenId: number;
+  /** The root of the token's tree; looked up when the request was refused before its chain was read. */
+  root: number | null;
+  data: Record<string, unknown>;
+}
+
+type Deps = { db: Db; onError: (message: string) => void };
+
+/**
+ * The agent trail's writer (docs/agents.md "The trail"). Agent requests' audit rows are queued in memory and written
+ * off the request path, each transaction taking whatever queued while the one before it ran: it locks the heads of the
+ * roots it touches (in root order), takes the token events and decisions the triggers queued for those roots, hashes
+ * every row after its root's head, and writes the audit rows, the trail rows and the new heads in one statement. One
+ * root's appends wait for each other, on every instance; other roots' never do. `drainQueued` appends the queued events
+ * of roots no request touched (the `agent-trail` job, and the readers of a trail first). `flush()` waits until
+ * everything queued so far is written; the server calls it when it closes. A batch the database refuses is reported
+ * and dropped (its queued events stay queued for the next pass), never retried in a loop.
+ */
+export function createTrailWriter({ db, onError }: Deps) {
+  let queue: ActivityEntry[] = [];
+  let writing: Promise<void> | null = null;
+
+  /** Appends `entries` (requests) and the queued events of their roots and of `roots`, in one transaction. */
+  async function appendBatch(entries: ActivityEntry[], roots: number[]): Promise<number> {
+    return db.transaction().execute(async (trx) => {
+      const unresolved = entries.filter((e) => e.root === null).map((e) => e.tokenId);
+      if (unresolved.length > 0) {
+        const found = await repo.rootsOf(trx, unresolved);
+        for (const e of entries) if (e.root === null) e.root = found.get(e.tokenId) ?? null;
+      }
+      const live = entries.filter((e) => e.root !== null);
+      const touched = [...new Set([...roots, ...live.map((e) => e.root!)])].sort((a, b) => a - b);
+      let { heads, queued } = await repo.lockAndTake(trx, touched);
+      if (heads.size < touched.length) {
+        await repo.createHeads(trx, touched.filter((r) => !heads.has(r)));
+        const more = await repo.lockAndTake(trx, touched);
+        heads = more.heads;
+        queued = [...queued, ...more.queued];
+      }
+      const rows: TrailRow[] = [];
+      const moved = new Map<number, TrailHead>();
+      const add = (root: number, event: { tokenId: number; type: string; at: string; data: Record<string, unknown> }): number | null => {
+        const head = moved.get(root) ?? heads.get(root);
+        if (!head) return null; // the root was deleted meanwhile (its person's account): nothing to chain to
+        const row = nextRow(head, root, event);
+        rows.push(row);
+        moved.set(root, { seq: row.seq, hash: row.hash });
+        return row.seq;
+      };
+      for (const q of queued) add(q.root, { tokenId: q.tokenId, type: q.type, at: toIso(q.at)!, data: q.data });
+      const audit = entries.map((e) => ({ ...e.audit, trail_seq: e.root === null ? null
+        : add(e.root, { tokenId: e.tokenId, type: e.audit.event_type, at: toIso(e.audit.created_at)!, data: e.data }) }));
+      await repo.append(trx, audit, rows, moved);
+      return queued.length;
+    });
+  }
+
+  async function drain(): Promise<void> {
+    try {
+      while (queue.length > 0) {
+        const batch = queue.slice(0, BATCH_ROWS);
+        queue = queue.slice(BATCH_ROWS);
+        try {
+          await appendBatch(batch, []);
+        } catch (err) {
+          onError(`agent activity: ${batch.length} audit rows not written (${(err as Error).message})`);
+        }
+      }
+    } finally {
+      writing = null;
+    }
+  }
+
+  function enqueue(entry: ActivityEntry): void {
+    queue.push(entry);
+    if (queue.length > QUEUE_LIMIT) {
+      const dropped = queue.length - QUEUE_LIMIT;
+      queue = queue.slice(dropped);
+      onError(`agent activity: ${dropped} audit rows dropped, the database is not keeping up`);
+    }
+    writing ??= drain();
+  }
+
+  /** Resolves once every row queued before the call has been written (or reported as lost). */
+  async function flush(): Promise<void> {
+    while (writing) await writing;
+  }
+
+  /**
+   * Appends the token events and decisions queued by the triggers: those of `root` only, or of every root (a few at a
+   * time, oldest first). Answers how many were appended.
+   */
+  async function drainQueued(root?: number): Promise<number> {
+    await flush();
+    if (root !== undefined) return appendBatch([], [root]);
+    let appended = 0;
+    for (;;) {
+      const roots = await repo.queuedRoots(db, QUEUE_ROOTS);
+      if (roots.length === 0) return appended;
+      appended += await appendBatch([], roots);
+    }
+  }
+
+  return { enqueue, flush, drainQueued };
+}
+
+export type TrailWriter = ReturnType<typeof createTrailWriter>;
+
+/** What readers of agent rows wait for: every row queued so far written. */
+export type PendingActivity = Pick<TrailWriter, 'flush'>;
+
