@@ -2,10 +2,12 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { PostgresQueryCompiler, type KyselyPlugin, type QueryId } from 'kysely';
 
 /**
- * What writing a batch of agent activity rows into the trail costs, whatever the batch's size (docs/agents.md "The
- * trail"): the roots' heads locked with their queued events taken, then the rows and the heads written.
+ * What writing a batch of agent activity rows into the trail costs, whatever the batch's size, once the instance knows
+ * the roots' heads (docs/agents.md "The trail"): one statement writes the rows and moves the heads if they are still
+ * what it wrote last. The first batch of a root, or one after another instance wrote to it, takes the heads' locks
+ * instead (two statements in a transaction).
  */
-export const TRAIL_WRITE = 2;
+export const TRAIL_WRITE = 1;
 
 /**
  * Records the statements an app runs (pass `plugin` as `createTestApp({ dbPlugin })`) on behalf of the code given to

@@ -9,6 +9,8 @@ const BATCH_ROWS = 500;
 const QUEUE_LIMIT = 20_000;
 /** Roots taken from the event queue per transaction. */
 const QUEUE_ROOTS = 100;
+/** Heads this instance remembers writing; beyond this many roots it forgets them all (and takes the locks again). */
+const KNOWN_HEADS = 10_000;
 
 /** An agent request's audit row, with its place in a trail: its token and, when known, the token's root. */
 export interface ActivityEntry {
@@ -34,9 +36,44 @@ type Deps = { db: Db; onError: (message: string) => void };
 export function createTrailWriter({ db, onError }: Deps) {
   let queue: ActivityEntry[] = [];
   let writing: Promise<void> | null = null;
+  /** The heads this instance last wrote: a batch of those roots alone is appended without a transaction, if still theirs. */
+  const known = new Map<number, TrailHead>();
+  const remember = (heads: Map<number, TrailHead>) => {
+    if (known.size + heads.size > KNOWN_HEADS) known.clear();
+    for (const [root, head] of heads) known.set(root, head);
+  };
 
-  /** Appends `entries` (requests) and the queued events of their roots and of `roots`, in one transaction. */
+  /**
+   * Requests of roots whose heads this instance wrote last: hashed after those heads and written in one statement,
+   * provided no head moved and nothing is queued for those roots (then the locks are taken). Answers whether it wrote.
+   */
+  async function appendAfterKnownHeads(entries: ActivityEntry[]): Promise<boolean> {
+    if (entries.length === 0 || entries.some((e) => e.root === null || !known.has(e.root))) return false;
+    const rows: TrailRow[] = [];
+    const moved = new Map<number, TrailHead>();
+    const audit = entries.map((e) => {
+      const head = moved.get(e.root!) ?? known.get(e.root!)!;
+      const row = nextRow(head, e.root!, { tokenId: e.tokenId, type: e.audit.event_type, at: toIso(e.audit.created_at)!, data: e.data });
+      rows.push(row);
+      moved.set(e.root!, { seq: row.seq, hash: row.hash });
+      return { ...e.audit, trail_seq: row.seq };
+    });
+    const moves = [...moved].map(([root, now]) => ({ root, was: known.get(root)!, now }));
+    try {
+      if (await repo.appendIfUnmoved(db, audit, rows, moves)) {
+        remember(moved);
+        return true;
+      }
+    } catch {
+      // Another instance appended to one of these roots meanwhile: the locked path below reads the heads afresh.
+    }
+    for (const root of moved.keys()) known.delete(root);
+    return false;
+  }
+
+  /** Appends `entries` (requests) and the queued events of their roots and of `roots`. */
   async function appendBatch(entries: ActivityEntry[], roots: number[]): Promise<number> {
+    if (roots.length === 0 && await appendAfterKnownHeads(entries)) return 0;
     return db.transaction().execute(async (trx) => {
       const unresolved = entries.filter((e) => e.root === null).map((e) => e.tokenId);
       if (unresolved.length > 0) {
@@ -66,6 +103,7 @@ export function createTrailWriter({ db, onError }: Deps) {
       const audit = entries.map((e) => ({ ...e.audit, trail_seq: e.root === null ? null
         : add(e.root, { tokenId: e.tokenId, type: e.audit.event_type, at: toIso(e.audit.created_at)!, data: e.data }) }));
       await repo.append(trx, audit, rows, moved);
+      remember(new Map([...heads, ...moved]));
       return queued.length;
     });
   }

@@ -35,9 +35,8 @@ describe('statements of the agent and organization hot paths', () => {
       headers: { authorization: `AgentBearer ${created.token}` } });
     expectStatus(await authorize(), 200);
     const { statements } = await counted(async () => expectStatus(await authorize(), 200));
-    // The activity row is queued when the answer has gone and written with its trail row (docs/agents.md "The trail"):
-    // the root's head locked with its queued events taken, then the rows and the head written. Under load the rows of
-    // many requests share those two statements.
+    // The activity row is queued when the answer has gone and written with its trail row and the root's new head in
+    // one statement (docs/agents.md "The trail"). Under load the rows of many requests share it.
     assert.equal(statements.length, 1 + TRAIL_WRITE, statements.join('\n'));
   });
 
