@@ -59,6 +59,11 @@ const BASE_ENV: Env = {
 
 /** How each open app puts its application back after a reset (the process has one database, shared by its apps). */
 const openApps = new Set<() => Promise<void>>();
+/**
+ * What each open app is still writing after its answers (agent activity and the trail): finished before a reset, whose
+ * table locks would otherwise meet a write that holds some of those tables and waits for others.
+ */
+const pendingWrites = new Set<() => Promise<void>>();
 
 export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
   const redisUrl = process.env.TEST_REDIS_URL;
@@ -93,6 +98,8 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
   };
   await insertApp();
   openApps.add(insertApp);
+  const flushWrites = () => container.services.agentActivity.flush();
+  pendingWrites.add(flushWrites);
   const headers = { 'x-access-key': credentials.access_key, 'x-access-secret': credentials.access_secret };
   const prefix = config.API_PREFIX;
 
@@ -104,12 +111,14 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
       headers: { ...(appAuth ? headers : {}), ...(token ? { authorization: `Bearer ${token}` } : {}), ...(extra as object) },
     }),
     reset: async () => {
+      for (const flush of pendingWrites) await flush();
       await resetDatabase(database);
       // Every app open on this database gets its application back, whichever of them asked for the reset.
       for (const insert of openApps) await insert();
     },
     close: async () => {
       openApps.delete(insertApp);
+      pendingWrites.delete(flushWrites);
       await app.close();
       if (redis) await redis.quit().catch(() => redis.disconnect());
       await releaseTestDatabase();

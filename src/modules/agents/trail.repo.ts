@@ -13,9 +13,13 @@ export interface QueuedEvent {
 /**
  * Locks the heads of the given roots until the transaction ends (in root order, so two appenders never deadlock), then
  * takes the token events and decisions queued for them: one statement, the heads always locked before the queue rows.
+ * The roots' token rows are share-locked first, as the rows appended will be by their foreign keys: a transaction
+ * deleting a root (its person's account) locks the token before its heads and rows, so the two queue in one order.
  */
-const LOCK_AND_TAKE = `with h as (
-    select root_token_id, seq, hash from agent_trail_heads where root_token_id = any($1::bigint[]) order by root_token_id for update
+const LOCK_AND_TAKE = `with t as (
+    select id from agent_tokens where id = any($1::bigint[]) order by id for key share
+  ), h as (
+    select root_token_id, seq, hash from agent_trail_heads where root_token_id in (select id from t) order by root_token_id for update
   ), q as (
     delete from agent_trail_queue where root_token_id in (select root_token_id from h)
     returning id, root_token_id, token_id, type, at, data
