@@ -126,9 +126,7 @@ if (files.some((f) => under(f, ['test/console/']))) {
   }
 }
 
-// TEST_CONCURRENCY may exceed the cores: many files spend much of their time waiting (a browser, a child process, a
-// timeout under test), and CI fills those waits with a third file.
-const concurrency = Math.max(1, Number(process.env.TEST_CONCURRENCY) || availableParallelism());
+const concurrency = Math.max(1, Math.min(availableParallelism(), Number(process.env.TEST_CONCURRENCY) || availableParallelism()));
 const where = process.env.TEST_DATABASE_URL ? `PostgreSQL${process.env.TEST_REDIS_URL ? ' + Redis' : ''}` : 'PGlite';
 if (files.length > 0) {
   const { units, shards } = plan(files);
