@@ -116,6 +116,18 @@ if (files.length > 0 && !process.env.TEST_DATABASE_URL && !existsSync(template))
   renameSync(draft, template);
 }
 
+// The command tests run `gatehouse` in child processes: from the build (what `npm start` and an installation run),
+// brought up to date first, which saves each child compiling the sources as it loads them. The build step does
+// nothing when its inputs did not change (CI has just built it); if it fails, the children run from source.
+const SPAWNS_COMMANDS = ['test/cli/', 'test/faults/', 'test/cluster/', 'test/docs/'];
+let commandsFrom = 'source';
+if (files.some((f) => under(f, SPAWNS_COMMANDS))) {
+  const build = spawnSync(process.execPath, [join(root, 'scripts/build.mjs')], { stdio: ['ignore', 'pipe', 'pipe'], cwd: root,
+    encoding: 'utf8' });
+  if (build.status === 0) commandsFrom = 'build';
+  else process.stdout.write(`The build failed, so the command tests run gatehouse from source:\n${build.stdout}${build.stderr}\n`);
+}
+
 // The console's tests serve console/dist: built from the sources as they are now.
 if (files.some((f) => under(f, ['test/console/']))) {
   try {
@@ -137,7 +149,8 @@ if (files.length > 0) {
     '--import', 'tsx', '--test', `--test-concurrency=${concurrency}`,
     '--test-reporter=spec', '--test-reporter-destination=stdout',
     `--test-reporter=${join(root, 'test/helpers/durations-reporter.mjs')}`, '--test-reporter-destination=stdout', ...units,
-  ], { stdio: 'inherit', cwd: root, env: { ...process.env, GATEHOUSE_TEST_PGLITE_TEMPLATE: template, NODE_ENV: 'test' } });
+  ], { stdio: 'inherit', cwd: root, env: { ...process.env, GATEHOUSE_TEST_PGLITE_TEMPLATE: template, GATEHOUSE_TEST_COMMANDS_FROM: commandsFrom,
+    NODE_ENV: 'test' } });
   rmSync(shardDir, { recursive: true, force: true });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }

@@ -9,13 +9,21 @@ import { main } from '../../src/cli/main.js';
 import type { Env } from '../../src/config/load.js';
 
 /**
- * Runs the `gatehouse` command from source: in this process by default (`main` with a world of the test's making), or
+ * Runs the `gatehouse` command: from source in this process by default (`main` with a world of the test's making), or
  * as a real child process (`subprocess`), for what only a process of its own shows: signals, exit, a second process
- * beside this one. `serve` and `start` keep running once they listen: they always get a process of their own.
+ * beside this one — from the build when the test runner made it current, else from source. `serve` and `start` keep
+ * running once they listen: they always get a process of their own.
  */
 const ENTRY = fileURLToPath(new URL('./cli-entry.ts', import.meta.url));
 // Resolved here, so the loader is found whatever the child's working directory.
 const TSX = import.meta.resolve('tsx');
+/**
+ * The test runner (scripts/run-tests.mjs) brings the build up to date and says so: children then run the built
+ * `bin/gatehouse.js`, as an installation does, instead of compiling every source file as they load it.
+ */
+const BUILT = fileURLToPath(new URL('../../bin/gatehouse.js', import.meta.url));
+const childCommand = (args: string[]) => (process.env.GATEHOUSE_TEST_COMMANDS_FROM === 'build' ? [BUILT, ...args]
+  : ['--import', TSX, ENTRY, ...args]);
 /** First start of PGlite in a fresh directory takes seconds on a small machine; leave plenty of room. */
 const COMMAND_TIMEOUT_MS = 180_000;
 const STOP_TIMEOUT_MS = 60_000;
@@ -62,7 +70,7 @@ function childEnv(extra: Env = {}): NodeJS.ProcessEnv {
 }
 
 function spawnCli(args: string[], opts: CliOptions): ChildProcess {
-  const child = spawn(process.execPath, ['--import', TSX, ENTRY, ...args], {
+  const child = spawn(process.execPath, childCommand(args), {
     cwd: opts.cwd ?? neutralCwd,
     env: childEnv(opts.env),
     stdio: [opts.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
