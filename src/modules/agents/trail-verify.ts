@@ -1,4 +1,4 @@
-import { compactVerify, createLocalJWKSet, decodeProtectedHeader, type JSONWebKeySet } from 'jose';
+import { compactVerify, createLocalJWKSet, decodeJwt, decodeProtectedHeader, type JSONWebKeySet } from 'jose';
 import { breakOf, type TrailHead, type TrailRow } from './trail-hash.js';
 
 /** The checkpoint's header `typ` (docs/agents.md "The trail"). */
@@ -81,10 +81,8 @@ Promise<FileReport> {
 /** The payload of a compact JWS, unverified, when it has the checkpoint's members. */
 function payloadOf(jws: string): CheckpointPayload | null {
   try {
-    const parts = jws.split('.');
-    if (parts.length !== 3) return null;
-    const p = JSON.parse(Buffer.from(parts[1]!, 'base64url').toString('utf8')) as unknown;
-    if (!isObject(p) || typeof p.root_token_id !== 'number' || typeof p.seq !== 'number' || !(typeof p.hash === 'string' || p.hash === null)) return null;
+    const p = decodeJwt(jws) as Record<string, unknown>;
+    if (typeof p.root_token_id !== 'number' || typeof p.seq !== 'number' || !(typeof p.hash === 'string' || p.hash === null)) return null;
     return p as unknown as CheckpointPayload;
   } catch {
     return null;

@@ -12,6 +12,30 @@ const QUEUE_ROOTS = 100;
 /** Heads this instance remembers writing; beyond this many roots it forgets them all (and takes the locks again). */
 const KNOWN_HEADS = 10_000;
 
+type TrailEvent = { tokenId: number; type: string; at: string; data: Record<string, unknown> };
+
+/**
+ * Rows hashed one after another onto the heads `headOf` gives (a root without a head gets no row: it was deleted
+ * meanwhile, with its person's account): `add` answers the row's `seq`, `rows` and `moved` what to write.
+ */
+function chainOnto(headOf: (root: number) => TrailHead | undefined) {
+  const rows: TrailRow[] = [];
+  const moved = new Map<number, TrailHead>();
+  const add = (root: number, event: TrailEvent): number | null => {
+    const head = moved.get(root) ?? headOf(root);
+    if (!head) return null;
+    const row = nextRow(head, root, event);
+    rows.push(row);
+    moved.set(root, { seq: row.seq, hash: row.hash });
+    return row.seq;
+  };
+  return { add, rows, moved };
+}
+
+/** The trail event of an agent request's audit row. */
+const requestEvent = (e: ActivityEntry): TrailEvent =>
+  ({ tokenId: e.tokenId, type: e.audit.event_type, at: toIso(e.audit.created_at)!, data: e.data });
+
 /** An agent request's audit row, with its place in a trail: its token and, when known, the token's root. */
 export interface ActivityEntry {
   audit: repo.AuditColumns;
@@ -49,15 +73,8 @@ export function createTrailWriter({ db, onError }: Deps) {
    */
   async function appendAfterKnownHeads(entries: ActivityEntry[]): Promise<boolean> {
     if (entries.length === 0 || entries.some((e) => e.root === null || !known.has(e.root))) return false;
-    const rows: TrailRow[] = [];
-    const moved = new Map<number, TrailHead>();
-    const audit = entries.map((e) => {
-      const head = moved.get(e.root!) ?? known.get(e.root!)!;
-      const row = nextRow(head, e.root!, { tokenId: e.tokenId, type: e.audit.event_type, at: toIso(e.audit.created_at)!, data: e.data });
-      rows.push(row);
-      moved.set(e.root!, { seq: row.seq, hash: row.hash });
-      return { ...e.audit, trail_seq: row.seq };
-    });
+    const { add, rows, moved } = chainOnto((root) => known.get(root));
+    const audit = entries.map((e) => ({ ...e.audit, trail_seq: add(e.root!, requestEvent(e)) }));
     const moves = [...moved].map(([root, now]) => ({ root, was: known.get(root)!, now }));
     try {
       if (await repo.appendIfUnmoved(db, audit, rows, moves)) {
@@ -89,19 +106,9 @@ export function createTrailWriter({ db, onError }: Deps) {
         heads = more.heads;
         queued = [...queued, ...more.queued];
       }
-      const rows: TrailRow[] = [];
-      const moved = new Map<number, TrailHead>();
-      const add = (root: number, event: { tokenId: number; type: string; at: string; data: Record<string, unknown> }): number | null => {
-        const head = moved.get(root) ?? heads.get(root);
-        if (!head) return null; // the root was deleted meanwhile (its person's account): nothing to chain to
-        const row = nextRow(head, root, event);
-        rows.push(row);
-        moved.set(root, { seq: row.seq, hash: row.hash });
-        return row.seq;
-      };
+      const { add, rows, moved } = chainOnto((root) => heads.get(root));
       for (const q of queued) add(q.root, { tokenId: q.tokenId, type: q.type, at: toIso(q.at)!, data: q.data });
-      const audit = entries.map((e) => ({ ...e.audit, trail_seq: e.root === null ? null
-        : add(e.root, { tokenId: e.tokenId, type: e.audit.event_type, at: toIso(e.audit.created_at)!, data: e.data }) }));
+      const audit = entries.map((e) => ({ ...e.audit, trail_seq: e.root === null ? null : add(e.root, requestEvent(e)) }));
       await repo.append(trx, audit, rows, moved);
       remember(new Map([...heads, ...moved]));
       return queued.length;
@@ -158,7 +165,4 @@ export function createTrailWriter({ db, onError }: Deps) {
 }
 
 export type TrailWriter = ReturnType<typeof createTrailWriter>;
-
-/** What readers of agent rows wait for: every row queued so far written. */
-export type PendingActivity = Pick<TrailWriter, 'flush'>;
 

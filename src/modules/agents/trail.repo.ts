@@ -121,11 +121,7 @@ export async function appendIfUnmoved(db: Executor, audit: Array<AuditColumns & 
 }
 
 /** The root of a token's tree (the token itself for a root); undefined for no such token. */
-export async function rootOf(db: Executor, tokenId: number): Promise<number | undefined> {
-  const row = await db.selectFrom('agent_tokens').select(sql<string>`coalesce(ancestor_ids[1], id)`.as('root'))
-    .where('id', '=', tokenId).executeTakeFirst();
-  return row ? Number(row.root) : undefined;
-}
+export const rootOf = async (db: Executor, tokenId: number): Promise<number | undefined> => (await rootsOf(db, [tokenId])).get(tokenId);
 
 /** A root's head as stored (undefined when it has none). */
 export async function headOf(db: Executor, root: number): Promise<TrailHead | undefined> {

@@ -18,7 +18,6 @@ type Deps = {
 /** Rows read per query while a chain is exported or verified. */
 const PAGE_ROWS = 5_000;
 
-
 /** What `gatehouse audit verify --token` found: the chain intact up to its head, or the first row that does not verify. */
 export type ChainReport = { intact: true; root: number; seq: number; hash: string | null }
   | { intact: false; root: number; seq: number; reason: string };
